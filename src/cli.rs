@@ -1,0 +1,139 @@
+//! The command line: clap derive types, and the only file that knows clap.
+//!
+//! `///` comments here are the `--help` text. Strategy names are value enums whose
+//! spellings are fixed by DESIGN.md ("Names that must not drift").
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::generate::{Carve, Fill};
+
+/// Banks of uniquely solvable, graded Sudoku puzzles, made fast and reproducibly.
+#[derive(Debug, Parser)]
+#[command(name = "sudoku-factory", version, about, propagate_version = true)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Generate a bank: seed puzzles, their symmetric variants, graded, into zstd CSV shards.
+    Generate(GenerateArgs),
+    /// Solve puzzles, one per line: prints the solution or a verdict per line.
+    Solve(InputArgs),
+    /// Print the canonical form (pattern first, then digits) of each puzzle or grid.
+    Canon(InputArgs),
+    /// Print random equivalent puzzles (symmetry transforms) of each input line.
+    Transform(TransformArgs),
+}
+
+/// A fill strategy (SEEDS.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum FillArg {
+    /// Depth-first backtracking, digits tried in a freshly shuffled order at each cell.
+    Backtrack,
+}
+
+impl From<FillArg> for Fill {
+    fn from(f: FillArg) -> Fill {
+        match f {
+            FillArg::Backtrack => Fill::Backtrack,
+        }
+    }
+}
+
+/// A carve strategy (SEEDS.md).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum CarveArg {
+    /// Remove every clue that can go; keep the puzzle only if it lands in its band.
+    Minimal,
+    /// Remove clues until a clue count drawn inside the band is reached.
+    Target,
+}
+
+impl From<CarveArg> for Carve {
+    fn from(c: CarveArg) -> Carve {
+        match c {
+            CarveArg::Minimal => Carve::Minimal,
+            CarveArg::Target => Carve::Target,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct GenerateArgs {
+    /// Number of puzzles (rows) to write.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: u64,
+    /// Output directory of the bank (created if missing).
+    #[arg(long)]
+    pub out: PathBuf,
+    /// Seed of the whole bank: the same seed and options give the same bytes.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Worker threads (default: all cores). Does not change the output.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+    /// Bands to produce, in equal shares: `any` (every band of the table) or names, e.g. `easy,hard`.
+    #[arg(long, default_value = "any")]
+    pub difficulty: String,
+    /// Band table: `default`, `six-level`, or NAME=LO-HI,... (clue counts, e.g. easy=36-40,medium=30-35).
+    #[arg(long, default_value = "default")]
+    pub bands: String,
+    /// How to fill complete grids.
+    #[arg(long, value_enum, default_value_t = FillArg::Backtrack)]
+    pub fill: FillArg,
+    /// How to carve puzzles out of them.
+    #[arg(long, value_enum, default_value_t = CarveArg::Target)]
+    pub carve: CarveArg,
+    /// Puzzles made from each seed by symmetry transforms (1 = seeds only).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    pub variants: u32,
+    /// Rows per shard (the last shard is shorter).
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub shard_rows: u64,
+    /// zstd compression level (1-19). The default 3 is zstd's own: about as fast as
+    /// level 1 on these rows while compressing them a little better.
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=19))]
+    pub zstd_level: i32,
+    /// Fill-and-carve attempts allowed for one seed to land in its band before giving up.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]
+    pub max_attempts: u32,
+    /// Replace a bank already in --out.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct InputArgs {
+    /// Input file with one puzzle per line; `-` or nothing reads standard input.
+    pub input: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct TransformArgs {
+    /// Seed of the random transforms.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Equivalent puzzles to print per input line.
+    #[arg(long, default_value_t = 1)]
+    pub count: u32,
+    /// Input file with one puzzle per line; `-` or nothing reads standard input.
+    pub input: Option<PathBuf>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_is_well_formed() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,403 @@
+//! The main job's wiring: seed population, expansion, and the ordered hand-off to the
+//! sink. Rayon and ordering only — the puzzle logic lives in `generate`, `transform`,
+//! `canon` and `grade`, the file writing in `sink`.
+//!
+//! Shape of a run (DESIGN.md):
+//!
+//! 1. **Seeds** in fixed batches of [`SEED_BATCH`] indices: every seed `j` is filled,
+//!    carved into its band and canonicalised in parallel, drawing only from
+//!    (`seed`, `j`, round). Then, in index order, a seed whose canonical form was
+//!    already taken is dropped and regenerated with the next round's stream, until the
+//!    batch is all distinct. Batches are fixed-size (not per thread), so the outcome is
+//!    the same for any thread count.
+//! 2. **Expansion**: seed `j` owns ids `j*K .. j*K+K`; variant 0 is the seed, the
+//!    others are random symmetry transforms, deduplicated exactly within the seed.
+//!    Id ranges are cut into blocks that never cross a shard boundary; blocks are
+//!    formatted to CSV bytes in parallel and handed, in id order, to one writer thread
+//!    through a bounded channel — so memory is bounded by the channel, whatever
+//!    `--count` is, and no lock is taken per row.
+
+use std::collections::HashSet;
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use rand::Rng;
+use rayon::prelude::*;
+
+use crate::canon::canonical_form;
+use crate::generate::{carve, fill, Carve, Fill};
+use crate::grade::BandTable;
+use crate::grid::{format_into, format_zeros_into, Cells, N_CELLS};
+use crate::rng::{item_rng, Purpose};
+use crate::sink::{BankWriter, Manifest, SinkError};
+use crate::transform::Transform;
+
+/// Seeds per batch of phase 1. Part of the determinism contract: changing it changes
+/// which duplicate seeds get replaced, hence the bank's bytes.
+pub const SEED_BATCH: u64 = 1024;
+/// Most rows in one formatted block (blocks are the unit of parallel work).
+const BLOCK_ROWS: u64 = 4096;
+/// Replacement rounds for a batch before the seed space is declared exhausted.
+const MAX_ROUNDS: u32 = 64;
+
+/// What to make.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    pub count: u64,
+    pub seed: u64,
+    /// Puzzles per seed (`--variants`), at least 1.
+    pub variants: u32,
+    pub fill: Fill,
+    pub carve: Carve,
+    pub bands: BandTable,
+    /// Band indices to produce, in equal shares (seed `j` gets `selected[j % len]`).
+    pub selected: Vec<usize>,
+    /// Fill-and-carve attempts allowed for one seed to land in its band.
+    pub max_attempts: u32,
+}
+
+/// Why a run could not be completed.
+#[derive(Debug, thiserror::Error)]
+pub enum PipelineError {
+    #[error("band {band:?} ({lo}-{hi} clues) was not reached in {attempts} attempts with --carve {carve}; {hint}")]
+    BandUnreachable {
+        band: String,
+        lo: u8,
+        hi: u8,
+        attempts: u32,
+        carve: &'static str,
+        hint: &'static str,
+    },
+    #[error("only {found} essentially different seed puzzles found after {rounds} rounds of replacing duplicates, {wanted} needed; ask for fewer seeds (raise --variants) or widen the bands")]
+    SeedSpaceExhausted {
+        found: u64,
+        wanted: u64,
+        rounds: u32,
+    },
+    #[error(transparent)]
+    Sink(#[from] SinkError),
+    #[error("the writer thread stopped unexpectedly")]
+    WriterGone,
+}
+
+/// One seed puzzle, made the expensive way.
+#[derive(Clone, Copy, Debug)]
+pub struct SeedPuzzle {
+    pub puzzle: Cells,
+    pub solution: Cells,
+    pub canonical: Cells,
+    pub n_clues: u8,
+    pub band: u8,
+    /// Fill-and-carve attempts it took to land in the band.
+    pub attempts: u32,
+}
+
+/// Counters of a finished run, for the summary.
+#[derive(Clone, Debug, Default)]
+pub struct Summary {
+    pub rows: u64,
+    pub seeds: u64,
+    pub seeds_dropped: u64,
+    /// Per band (table order): rows written, seeds made, attempts spent, most attempts for one seed.
+    pub band_rows: Vec<u64>,
+    pub band_seeds: Vec<u64>,
+    pub band_attempts: Vec<u64>,
+    pub band_max_attempts: Vec<u32>,
+    pub elapsed: Duration,
+}
+
+/// Makes seed `j` in replacement round `round`: fill, then carve until it lands in its band.
+pub fn make_seed(plan: &Plan, j: u64, round: u32) -> Result<SeedPuzzle, PipelineError> {
+    let band = plan.selected[(j % plan.selected.len() as u64) as usize];
+    let spec = &plan.bands.bands()[band];
+    let mut rng = item_rng(plan.seed, Purpose::Seed, j, round);
+    for attempt in 1..=plan.max_attempts {
+        let solution = fill(plan.fill, &mut rng);
+        let target = rng.random_range(spec.lo..=spec.hi);
+        let out = carve(plan.carve, &solution, target, &mut rng);
+        if plan.bands.accepts(band, out.n_clues) {
+            return Ok(SeedPuzzle {
+                puzzle: out.puzzle,
+                solution,
+                canonical: canonical_form(&out.puzzle),
+                n_clues: out.n_clues,
+                band: band as u8,
+                attempts: attempt,
+            });
+        }
+    }
+    Err(PipelineError::BandUnreachable {
+        band: spec.name.clone(),
+        lo: spec.lo,
+        hi: spec.hi,
+        attempts: plan.max_attempts,
+        carve: plan.carve.name(),
+        hint: match plan.carve {
+            Carve::Minimal => "minimal puzzles rarely have this many clues; try --carve target",
+            Carve::Target => "puzzles this sparse are very rare; widen the band",
+        },
+    })
+}
+
+/// Makes the seeds `range` of phase 1, replacing duplicates of `seen` in index order.
+fn make_seed_batch(
+    plan: &Plan,
+    range: std::ops::Range<u64>,
+    seen: &mut HashSet<u128>,
+    summary: &mut Summary,
+) -> Result<Vec<SeedPuzzle>, PipelineError> {
+    let mut seeds = range
+        .clone()
+        .into_par_iter()
+        .map(|j| make_seed(plan, j, 0))
+        .collect::<Result<Vec<_>, _>>()?;
+    let mut pending: Vec<usize> = (0..seeds.len()).collect();
+    for round in 1..=MAX_ROUNDS + 1 {
+        let mut dups = Vec::new();
+        for &k in &pending {
+            let key = xxhash_rust::xxh3::xxh3_128(&seeds[k].canonical);
+            if !seen.insert(key) {
+                dups.push(k);
+            }
+        }
+        summary.seeds_dropped += dups.len() as u64;
+        if dups.is_empty() {
+            break;
+        }
+        if round > MAX_ROUNDS {
+            return Err(PipelineError::SeedSpaceExhausted {
+                found: seen.len() as u64,
+                wanted: plan.count.div_ceil(u64::from(plan.variants)),
+                rounds: MAX_ROUNDS,
+            });
+        }
+        let fresh = dups
+            .par_iter()
+            .map(|&k| make_seed(plan, range.start + k as u64, round))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (&k, s) in dups.iter().zip(fresh) {
+            seeds[k] = s;
+        }
+        pending = dups;
+    }
+    for s in &seeds {
+        let b = s.band as usize;
+        summary.band_seeds[b] += 1;
+        summary.band_attempts[b] += u64::from(s.attempts);
+        summary.band_max_attempts[b] = summary.band_max_attempts[b].max(s.attempts);
+    }
+    summary.seeds += seeds.len() as u64;
+    Ok(seeds)
+}
+
+/// Calls `emit(v, puzzle, solution)` for variants `0..upto` of `seed` (seed index `j`),
+/// in order. Variant 0 is the seed; each other one is a random transform whose puzzle
+/// differs from all earlier variants of this seed. `seen` is scratch, reused.
+fn for_each_variant(
+    plan: &Plan,
+    j: u64,
+    seed: &SeedPuzzle,
+    upto: u32,
+    seen: &mut HashSet<Cells>,
+    mut emit: impl FnMut(u32, &Cells, &Cells),
+) {
+    seen.clear();
+    let mut rng = item_rng(plan.seed, Purpose::Variants, j, 0);
+    seen.insert(seed.puzzle);
+    emit(0, &seed.puzzle, &seed.solution);
+    for v in 1..upto {
+        // The group has 2·6^8·9! ≈ 1.2·10^12 elements and a 9×9 puzzle's automorphism
+        // group is tiny, so a repeat is rare and this loop ends after a draw or two.
+        loop {
+            let t = Transform::random(&mut rng);
+            let puzzle = t.apply(&seed.puzzle);
+            if seen.insert(puzzle) {
+                emit(v, &puzzle, &t.apply(&seed.solution));
+                break;
+            }
+        }
+    }
+}
+
+/// Appends one CSV row. Every field is from a fixed alphabet (digits, '.', band names
+/// of `[A-Za-z0-9_-]`), so no quoting is ever needed and the row is written by hand,
+/// byte for byte, without allocating.
+#[inline]
+pub fn format_row(
+    out: &mut Vec<u8>,
+    id: u64,
+    puzzle: &Cells,
+    solution: &Cells,
+    seed: &SeedPuzzle,
+    band: &str,
+) {
+    let mut buf = [0u8; N_CELLS];
+    let mut num = itoa::Buffer::new();
+    out.extend_from_slice(num.format(id).as_bytes());
+    out.push(b',');
+    format_into(puzzle, &mut buf);
+    out.extend_from_slice(&buf);
+    out.push(b',');
+    format_into(solution, &mut buf);
+    out.extend_from_slice(&buf);
+    out.push(b',');
+    out.extend_from_slice(num.format(seed.n_clues).as_bytes());
+    out.push(b',');
+    out.extend_from_slice(band.as_bytes());
+    out.push(b',');
+    format_zeros_into(&seed.canonical, &mut buf);
+    out.extend_from_slice(&buf);
+    out.push(b'\n');
+}
+
+/// A contiguous id range inside one shard, formatted in parallel.
+struct Block {
+    first_id: u64,
+    end_id: u64,
+}
+
+/// Cuts ids `[start, end)` into blocks of at most [`BLOCK_ROWS`] that never cross a
+/// shard boundary.
+fn blocks(start: u64, end: u64, shard_rows: u64) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut id = start;
+    while id < end {
+        let stop = end
+            .min(BankWriter::next_boundary(shard_rows, id))
+            .min(id + BLOCK_ROWS);
+        out.push(Block {
+            first_id: id,
+            end_id: stop,
+        });
+        id = stop;
+    }
+    out
+}
+
+/// Formats the rows of `block` from the seeds of the current batch.
+fn format_block(
+    plan: &Plan,
+    block: &Block,
+    batch_start: u64,
+    seeds: &[SeedPuzzle],
+    out: &mut Vec<u8>,
+) {
+    let k = u64::from(plan.variants);
+    let names = plan.bands.bands();
+    let mut seen = HashSet::with_capacity(plan.variants.min(1 << 16) as usize);
+    let (first_seed, last_seed) = (block.first_id / k, (block.end_id - 1) / k);
+    for j in first_seed..=last_seed {
+        let seed = &seeds[(j - batch_start) as usize];
+        let band = names[seed.band as usize].name.as_str();
+        let upto = ((block.end_id - j * k).min(k)) as u32;
+        for_each_variant(plan, j, seed, upto, &mut seen, |v, puzzle, solution| {
+            let id = j * k + u64::from(v);
+            if id >= block.first_id {
+                format_row(out, id, puzzle, solution, seed, band);
+            }
+        });
+    }
+}
+
+/// Runs the whole job into `writer` on the current rayon pool; `progress` is told the
+/// number of rows written so far after every block.
+pub fn run(
+    plan: &Plan,
+    writer: BankWriter,
+    shard_rows: u64,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Summary, Manifest), PipelineError> {
+    let started = Instant::now();
+    let n_bands = plan.bands.bands().len();
+    let mut summary = Summary {
+        band_rows: vec![0; n_bands],
+        band_seeds: vec![0; n_bands],
+        band_attempts: vec![0; n_bands],
+        band_max_attempts: vec![0; n_bands],
+        ..Summary::default()
+    };
+    let k = u64::from(plan.variants);
+    let n_seeds = plan.count.div_ceil(k);
+    // The writer runs on its own thread so compression overlaps generation; the
+    // bounded channel is what keeps memory flat. Buffers travel back for reuse.
+    let (to_writer, from_pipeline) = mpsc::sync_channel::<(u64, u64, Vec<u8>)>(8);
+    let (recycle, recycled) = mpsc::channel::<Vec<u8>>();
+    std::thread::scope(|scope| {
+        let writer_thread = scope.spawn(move || -> Result<Manifest, SinkError> {
+            let mut writer = writer;
+            for (first_id, n_rows, buf) in from_pipeline {
+                writer.write_block(first_id, n_rows, &buf)?;
+                let _ = recycle.send(buf);
+            }
+            writer.finish()
+        });
+        let produced = (|| -> Result<(), PipelineError> {
+            let mut seen = HashSet::new();
+            let mut written = 0u64;
+            for batch_start in (0..n_seeds).step_by(SEED_BATCH as usize) {
+                let batch_end = n_seeds.min(batch_start + SEED_BATCH);
+                let seeds = make_seed_batch(plan, batch_start..batch_end, &mut seen, &mut summary)?;
+                let ids = (batch_start * k, plan.count.min(batch_end * k));
+                for s in &seeds {
+                    summary.band_rows[s.band as usize] += k;
+                }
+                let last = &seeds[seeds.len() - 1];
+                summary.band_rows[last.band as usize] -= batch_end * k - ids.1;
+                // Format a wave of blocks in parallel, then send them in id order.
+                let all = blocks(ids.0, ids.1, shard_rows);
+                for wave in all.chunks(rayon::current_num_threads() * 2) {
+                    let mut bufs: Vec<Vec<u8>> = wave
+                        .iter()
+                        .map(|_| recycled.try_recv().unwrap_or_default())
+                        .collect();
+                    wave.par_iter()
+                        .zip(bufs.par_iter_mut())
+                        .for_each(|(b, buf)| {
+                            buf.clear();
+                            format_block(plan, b, batch_start, &seeds, buf);
+                        });
+                    for (b, buf) in wave.iter().zip(bufs) {
+                        to_writer
+                            .send((b.first_id, b.end_id - b.first_id, buf))
+                            .map_err(|_| PipelineError::WriterGone)?;
+                        written += b.end_id - b.first_id;
+                        progress(written);
+                    }
+                }
+            }
+            Ok(())
+        })();
+        drop(to_writer);
+        let written = writer_thread
+            .join()
+            .expect("the writer thread does not panic");
+        // A writer error explains a producer's WriterGone, so it wins.
+        let manifest = match (produced, written) {
+            (_, Err(e)) => return Err(PipelineError::from(e)),
+            (Err(e), Ok(_)) => return Err(e),
+            (Ok(()), Ok(m)) => m,
+        };
+        summary.rows = manifest.rows;
+        summary.elapsed = started.elapsed();
+        Ok((summary, manifest))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blocks_cover_the_range_without_crossing_shards() {
+        let bs = blocks(0, 10_000, 3000);
+        assert_eq!(bs.first().unwrap().first_id, 0);
+        assert_eq!(bs.last().unwrap().end_id, 10_000);
+        for w in bs.windows(2) {
+            assert_eq!(w[0].end_id, w[1].first_id);
+        }
+        for b in &bs {
+            assert_eq!(b.first_id / 3000, (b.end_id - 1) / 3000);
+            assert!(b.end_id - b.first_id <= BLOCK_ROWS);
+        }
+    }
+}

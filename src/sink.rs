@@ -1,0 +1,301 @@
+//! The bank on disk: zstd-compressed CSV shards and the manifest. This is the only
+//! module that writes bank files.
+//!
+//! Layout (DESIGN.md): `OUT/bank-00000.csv.zst`, … each a zstd frame of CSV with a
+//! header row and `shard_rows` rows (the last shorter), plus `OUT/manifest.json`.
+//! Crash safety: a shard is written under a hidden temporary name, fsynced, renamed to
+//! its final name and the directory fsynced; only then is the manifest rewritten the
+//! same way. So a file under a final name is always complete, and the manifest only
+//! lists such files.
+//!
+//! The writer takes *blocks*: already formatted CSV rows for a contiguous id range
+//! that never crosses a shard boundary (see [`BankWriter::next_boundary`]). Formatting
+//! happens in parallel upstream; here rows are only copied into the compressor, so
+//! there is no per-row work and no lock per row.
+
+use std::fs::{self, File};
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::Xxh3;
+
+/// The CSV header of every shard.
+pub const HEADER: &[u8] = b"id,puzzle,solution,clues,difficulty,canonical\n";
+/// Name of the manifest inside a bank directory.
+pub const MANIFEST: &str = "manifest.json";
+
+/// Why the sink refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    #[error("{0} already holds a bank (found {1}); pass --force to replace it")]
+    Occupied(PathBuf, String),
+    #[error("{action} {path}: {source}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
+}
+
+fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> SinkError + 'a {
+    move |source| SinkError::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// One finished shard as the manifest lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardRecord {
+    pub file: String,
+    pub first_id: u64,
+    pub last_id: u64,
+    pub rows: u64,
+    pub bytes: u64,
+    /// XXH3-64 of the compressed file, lowercase hex.
+    pub xxh3: String,
+}
+
+/// `OUT/manifest.json`: enough to check the bank and to regenerate it exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub tool: String,
+    pub version: String,
+    /// The generation parameters, as the command line gave them (after defaults).
+    pub params: serde_json::Value,
+    pub shards: Vec<ShardRecord>,
+    pub rows: u64,
+    pub bytes: u64,
+    pub complete: bool,
+}
+
+/// Settings of the sink.
+#[derive(Clone, Debug)]
+pub struct SinkConfig {
+    pub dir: PathBuf,
+    pub shard_rows: u64,
+    pub zstd_level: i32,
+    /// zstd worker threads per shard (0 = compress on the writer thread). The output
+    /// bytes are the same for every value ≥ 1, so this may follow `--threads`.
+    pub zstd_workers: u32,
+    pub force: bool,
+}
+
+/// A `Write` that hashes and counts what passes through it.
+struct Hashing<W> {
+    inner: W,
+    hash: Xxh3,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+struct OpenShard {
+    index: u64,
+    tmp: PathBuf,
+    encoder: zstd::Encoder<'static, Hashing<BufWriter<File>>>,
+    first_id: u64,
+    rows: u64,
+}
+
+/// Streams blocks of rows into shards and keeps the manifest current.
+pub struct BankWriter {
+    config: SinkConfig,
+    manifest: Manifest,
+    open: Option<OpenShard>,
+}
+
+/// The file name of shard `index`.
+pub fn shard_name(index: u64) -> String {
+    format!("bank-{index:05}.csv.zst")
+}
+
+fn is_bank_file(name: &str) -> bool {
+    name == MANIFEST
+        || (name.starts_with("bank-") && name.ends_with(".csv.zst"))
+        || (name.starts_with(".bank-") && name.ends_with(".tmp"))
+        || name == ".manifest.json.tmp"
+}
+
+/// Writes `bytes` to `path` atomically: temporary file, fsync, rename, fsync the dir.
+fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SinkError> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.tmp"));
+    let mut f = File::create(&tmp).map_err(io_err("creating", &tmp))?;
+    f.write_all(bytes).map_err(io_err("writing", &tmp))?;
+    f.sync_all().map_err(io_err("syncing", &tmp))?;
+    drop(f);
+    fs::rename(&tmp, path).map_err(io_err("renaming into place", path))?;
+    sync_dir(dir)
+}
+
+fn sync_dir(dir: &Path) -> Result<(), SinkError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_err("syncing directory", dir))
+}
+
+impl BankWriter {
+    /// Prepares `config.dir`: creates it, or refuses an existing bank unless `force`
+    /// (then removes the old bank's files, and only those).
+    pub fn create(config: SinkConfig, params: serde_json::Value) -> Result<BankWriter, SinkError> {
+        let dir = &config.dir;
+        fs::create_dir_all(dir).map_err(io_err("creating", dir))?;
+        let mut found = Vec::new();
+        for entry in fs::read_dir(dir).map_err(io_err("reading", dir))? {
+            let entry = entry.map_err(io_err("reading", dir))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if is_bank_file(&name) {
+                found.push(name);
+            }
+        }
+        found.sort();
+        if !found.is_empty() {
+            if !config.force {
+                return Err(SinkError::Occupied(dir.clone(), found[0].clone()));
+            }
+            for name in &found {
+                let path = dir.join(name);
+                fs::remove_file(&path).map_err(io_err("removing old bank file", &path))?;
+            }
+        }
+        Ok(BankWriter {
+            manifest: Manifest {
+                tool: env!("CARGO_PKG_NAME").to_string(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                params,
+                shards: Vec::new(),
+                rows: 0,
+                bytes: 0,
+                complete: false,
+            },
+            config,
+            open: None,
+        })
+    }
+
+    /// The first id after `id` at which a new shard starts: blocks must end there.
+    pub fn next_boundary(shard_rows: u64, id: u64) -> u64 {
+        (id / shard_rows + 1) * shard_rows
+    }
+
+    /// Appends a block of `n_rows` formatted rows starting at id `first_id`. Blocks
+    /// arrive in id order and never cross a shard boundary.
+    pub fn write_block(&mut self, first_id: u64, n_rows: u64, csv: &[u8]) -> Result<(), SinkError> {
+        if n_rows == 0 {
+            return Ok(());
+        }
+        let index = first_id / self.config.shard_rows;
+        debug_assert_eq!(index, (first_id + n_rows - 1) / self.config.shard_rows);
+        if self.open.is_none() {
+            self.open = Some(self.open_shard(index, first_id)?);
+        }
+        let shard = self.open.as_mut().expect("opened above");
+        debug_assert_eq!(shard.index, index);
+        debug_assert_eq!(shard.first_id + shard.rows, first_id);
+        shard
+            .encoder
+            .write_all(csv)
+            .map_err(io_err("writing", &shard.tmp))?;
+        shard.rows += n_rows;
+        if first_id + n_rows == (index + 1) * self.config.shard_rows {
+            self.close_shard()?;
+        }
+        Ok(())
+    }
+
+    fn open_shard(&self, index: u64, first_id: u64) -> Result<OpenShard, SinkError> {
+        let tmp = self.config.dir.join(format!(".{}.tmp", shard_name(index)));
+        let file = File::create(&tmp).map_err(io_err("creating shard", &tmp))?;
+        let sink = Hashing {
+            inner: BufWriter::with_capacity(1 << 20, file),
+            hash: Xxh3::new(),
+            bytes: 0,
+        };
+        let mut encoder = zstd::Encoder::new(sink, self.config.zstd_level)
+            .map_err(io_err("starting zstd for", &tmp))?;
+        if self.config.zstd_workers > 0 {
+            encoder
+                .multithread(self.config.zstd_workers)
+                .map_err(io_err("starting zstd workers for", &tmp))?;
+        }
+        encoder.write_all(HEADER).map_err(io_err("writing", &tmp))?;
+        Ok(OpenShard {
+            index,
+            tmp,
+            encoder,
+            first_id,
+            rows: 0,
+        })
+    }
+
+    fn close_shard(&mut self) -> Result<(), SinkError> {
+        let Some(shard) = self.open.take() else {
+            return Ok(());
+        };
+        let tmp = shard.tmp.clone();
+        let result = (|| {
+            let hashing = shard.encoder.finish().map_err(io_err("finishing", &tmp))?;
+            let file = hashing.inner.into_inner().map_err(|e| SinkError::Io {
+                action: "flushing",
+                path: tmp.clone(),
+                source: e.into_error(),
+            })?;
+            file.sync_all().map_err(io_err("syncing", &tmp))?;
+            let name = shard_name(shard.index);
+            let path = self.config.dir.join(&name);
+            fs::rename(&tmp, &path).map_err(io_err("renaming shard into place", &path))?;
+            sync_dir(&self.config.dir)?;
+            self.manifest.shards.push(ShardRecord {
+                file: name,
+                first_id: shard.first_id,
+                last_id: shard.first_id + shard.rows - 1,
+                rows: shard.rows,
+                bytes: hashing.bytes,
+                xxh3: format!("{:016x}", hashing.hash.digest()),
+            });
+            self.manifest.rows += shard.rows;
+            self.manifest.bytes += hashing.bytes;
+            self.write_manifest()
+        })();
+        if result.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        result
+    }
+
+    fn write_manifest(&self) -> Result<(), SinkError> {
+        let mut json = serde_json::to_vec_pretty(&self.manifest).expect("manifest serialises");
+        json.push(b'\n');
+        write_atomic(&self.config.dir, &self.config.dir.join(MANIFEST), &json)
+    }
+
+    /// Closes the last shard and marks the manifest complete.
+    pub fn finish(mut self) -> Result<Manifest, SinkError> {
+        self.close_shard()?;
+        self.manifest.complete = true;
+        self.write_manifest()?;
+        Ok(self.manifest.clone())
+    }
+}
+
+impl Drop for BankWriter {
+    /// A run that fails (or panics) must not leave a half-written shard behind.
+    fn drop(&mut self) {
+        if let Some(shard) = self.open.take() {
+            let _ = fs::remove_file(&shard.tmp);
+        }
+    }
+}
