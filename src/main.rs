@@ -18,6 +18,7 @@ fn main() -> ExitCode {
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Defects) => ExitCode::from(1),
+        Ok(Outcome::BadInput) => ExitCode::from(2),
         Err(e) if cmd::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("sudoku-factory: {e:#}");

@@ -8,18 +8,24 @@ pub mod solve;
 pub mod transform;
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader};
+use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
 
-/// How a command that finished went: the process exit code is 0 or 1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+use crate::grid::{format_into, format_zeros_into, parse_line, Cells, N_CELLS};
+
+/// How a command that finished went; `main` maps it to the exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Outcome {
-    /// Everything was fine.
+    /// Everything was fine: exit code 0.
     Clean,
-    /// The command finished but found defects (bad input lines, a failed check).
+    /// The command finished but found defects (a puzzle without a unique solution,
+    /// a failed check): exit code 1.
     Defects,
+    /// The command finished but some input lines were malformed: exit code 2, the
+    /// code of bad usage, after every other line was still handled.
+    BadInput,
 }
 
 /// Opens `FILE`, or standard input for `-` or no argument.
@@ -41,24 +47,45 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// Runs `per_line` over every input line with its 1-based number, writing through a
-/// buffered stdout. Returns `Defects` if any call reported one.
+/// Runs `per_line` over every well-formed input line with its 1-based number, writing
+/// through a buffered stdout, and returns the worst outcome. A malformed line is
+/// answered with its parse error on stdout (one line out per line in) and counted
+/// on stderr.
 pub fn for_each_line(
     input: &Option<PathBuf>,
-    mut per_line: impl FnMut(&str, usize, &mut dyn io::Write) -> io::Result<bool>,
+    mut per_line: impl FnMut(Cells, usize, &mut dyn Write) -> io::Result<Outcome>,
 ) -> anyhow::Result<Outcome> {
     let reader = open_input(input)?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let mut clean = true;
+    let mut outcome = Outcome::Clean;
+    let mut malformed = 0u64;
     for (i, line) in reader.lines().enumerate() {
         let line = line.with_context(|| format!("reading line {}", i + 1))?;
-        clean &= per_line(&line, i + 1, &mut out)?;
+        match parse_line(&line, i + 1) {
+            Ok(cells) => outcome = outcome.max(per_line(cells, i + 1, &mut out)?),
+            Err(e) => {
+                writeln!(out, "{e}")?;
+                malformed += 1;
+            }
+        }
     }
-    io::Write::flush(&mut out)?;
-    Ok(if clean {
-        Outcome::Clean
+    out.flush()?;
+    if malformed > 0 {
+        eprintln!("sudoku-factory: {malformed} malformed input line(s)");
+        outcome = Outcome::BadInput;
+    }
+    Ok(outcome)
+}
+
+/// Writes a board in the text format (or with `0` for empty cells) and a newline.
+pub fn write_cells(out: &mut dyn Write, cells: &Cells, zeros: bool) -> io::Result<()> {
+    let mut buf = [0u8; N_CELLS];
+    if zeros {
+        format_zeros_into(cells, &mut buf);
     } else {
-        Outcome::Defects
-    })
+        format_into(cells, &mut buf);
+    }
+    out.write_all(&buf)?;
+    out.write_all(b"\n")
 }

@@ -1,0 +1,238 @@
+//! `generate` end to end: the binary writes a bank, and the bank is read back with
+//! independent tools (zstd and csv crates, the `sudoku` crate's solver).
+
+mod common;
+
+use common::{factory, listing, read_bank};
+use predicates::prelude::*;
+use sudoku::Sudoku;
+
+fn clues_of(s: &str) -> u8 {
+    s.bytes().filter(|&b| b != b'.').count() as u8
+}
+
+fn band_of(clues: u8) -> &'static str {
+    match clues {
+        36.. => "easy",
+        30..=35 => "medium",
+        24..=29 => "hard",
+        _ => "expert",
+    }
+}
+
+#[test]
+fn every_row_of_a_2000_row_bank_is_unique_solved_and_graded() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    factory()
+        .args([
+            "generate",
+            "--count",
+            "2000",
+            "--seed",
+            "42",
+            "--shard-rows",
+            "600",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(
+        listing(&out),
+        [
+            "bank-00000.csv.zst",
+            "bank-00001.csv.zst",
+            "bank-00002.csv.zst",
+            "bank-00003.csv.zst",
+            "manifest.json"
+        ]
+    );
+    let rows = read_bank(&out);
+    assert_eq!(rows.len(), 2000);
+    let mut per_band = std::collections::BTreeMap::new();
+    for (i, row) in rows.iter().enumerate() {
+        assert_eq!(row.id, i as u64);
+        let peer = Sudoku::from_str_line(&row.puzzle).expect("puzzle parses");
+        assert!(peer.is_uniquely_solvable(), "row {i} is not unique");
+        let solution = peer.solution().unwrap().to_str_line().to_string();
+        assert_eq!(solution, row.solution, "row {i}: wrong solution column");
+        assert_eq!(clues_of(&row.puzzle), row.clues, "row {i}: clue count");
+        assert_eq!(band_of(row.clues), row.difficulty, "row {i}: band");
+        *per_band.entry(row.difficulty.clone()).or_insert(0) += 1;
+    }
+    // `--difficulty any` makes every band in equal shares.
+    assert_eq!(per_band.values().copied().collect::<Vec<_>>(), vec![500; 4]);
+}
+
+#[test]
+fn minimal_carving_gives_minimal_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    factory()
+        .args([
+            "generate",
+            "--count",
+            "200",
+            "--carve",
+            "minimal",
+            "--difficulty",
+            "hard,expert",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let rows = read_bank(&out);
+    assert_eq!(rows.len(), 200);
+    for row in rows.iter().step_by(10) {
+        let bytes = row.puzzle.as_bytes();
+        for c in (0..81).filter(|&c| bytes[c] != b'.') {
+            let mut fewer = bytes.to_vec();
+            fewer[c] = b'.';
+            let peer = Sudoku::from_bytes_slice(
+                &fewer
+                    .iter()
+                    .map(|&b| if b == b'.' { 0 } else { b - b'0' })
+                    .collect::<Vec<_>>(),
+            )
+            .unwrap();
+            assert!(
+                !peer.is_uniquely_solvable(),
+                "row {}: clue {c} was removable",
+                row.id
+            );
+        }
+    }
+}
+
+#[test]
+fn thread_count_does_not_change_a_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |threads: &str, name: &str| {
+        let out = dir.path().join(name);
+        factory()
+            .args([
+                "generate",
+                "--count",
+                "3000",
+                "--seed",
+                "7",
+                "--shard-rows",
+                "1000",
+                "-q",
+            ])
+            .args(["--variants", "3", "--threads", threads])
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .success();
+        out
+    };
+    let (one, two) = (run("1", "one"), run("2", "two"));
+    for name in listing(&one) {
+        let a = std::fs::read(one.join(&name)).unwrap();
+        let b = std::fs::read(two.join(&name)).unwrap();
+        assert!(a == b, "{name} differs between --threads 1 and --threads 2");
+    }
+    assert_eq!(listing(&one), listing(&two));
+}
+
+#[test]
+fn a_bad_band_table_is_refused_before_anything_is_written() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    for (bands, message) in [
+        ("easy=36-40,hard=10-20", "fewer than 17"),
+        ("easy=36-40,medium=30-37", "overlap"),
+        ("easy:36-40", "missing '='"),
+    ] {
+        factory()
+            .args(["generate", "--count", "10", "--bands", bands])
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message));
+        assert!(!out.exists(), "{bands}: OUT was created");
+    }
+    factory()
+        .args(["generate", "--count", "10", "--difficulty", "nightmare"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("unknown band \"nightmare\""));
+    assert!(!out.exists());
+}
+
+#[test]
+fn an_occupied_out_is_refused_unless_forced() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    let gen = |extra: &[&str]| {
+        let mut cmd = factory();
+        cmd.args(["generate", "--count", "50", "-q"])
+            .args(extra)
+            .arg("--out")
+            .arg(&out);
+        cmd.assert()
+    };
+    gen(&["--seed", "1"]).success();
+    let before = std::fs::read(out.join("bank-00000.csv.zst")).unwrap();
+    gen(&["--seed", "2"]).code(2).stderr(
+        predicates::str::contains("already holds a bank").and(predicates::str::contains("--force")),
+    );
+    assert_eq!(
+        std::fs::read(out.join("bank-00000.csv.zst")).unwrap(),
+        before
+    );
+    assert_eq!(listing(&out), ["bank-00000.csv.zst", "manifest.json"]);
+    gen(&["--seed", "2", "--force"]).success();
+    assert_ne!(
+        std::fs::read(out.join("bank-00000.csv.zst")).unwrap(),
+        before
+    );
+}
+
+#[test]
+fn an_unreachable_band_is_an_error_not_a_loop() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    // Minimal puzzles practically never keep 40 clues.
+    factory()
+        .args([
+            "generate",
+            "--count",
+            "4",
+            "--carve",
+            "minimal",
+            "--bands",
+            "easy=40-40",
+        ])
+        .args(["--max-attempts", "50", "-q"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("was not reached in 50 attempts"));
+    assert!(!listing(&out)
+        .iter()
+        .any(|n| n.ends_with(".csv.zst") || n.ends_with(".tmp")));
+}
+
+#[test]
+fn the_summary_reports_rows_bands_and_attempts() {
+    let dir = tempfile::tempdir().unwrap();
+    factory()
+        .args(["generate", "--count", "40", "--difficulty", "expert"])
+        .arg("--out")
+        .arg(dir.path().join("bank"))
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("wrote 40 rows"))
+        .stderr(predicates::str::contains("expert 17-23"))
+        .stderr(predicates::str::contains("attempts/seed"));
+}
