@@ -1,4 +1,37 @@
 //! sudoku-factory: banks of uniquely solvable, graded Sudoku puzzles.
+//!
+//! # Code map
+//!
+//! The crate is a library with a thin binary (`src/main.rs`), so that benches and
+//! tests link the same code the command runs. Modules follow the pipeline:
+//!
+//! * [`grid`] — the board (`[u8; 81]`, 0 = empty) and the one-line text format.
+//! * [`solve`] — the counting solver (digit bitboards, singles, MRV branching) and the
+//!   carve step's uniqueness test. The hot loop of everything.
+//! * [`generate`] — making a seed: [`generate::fill`] strategies build complete grids,
+//!   [`generate::carve`] strategies remove clues while the solution stays unique.
+//! * [`transform`] — the Sudoku symmetry group as a value type (expansion).
+//! * [`canon`] — the exact pattern-first canonical form (deduplication, the
+//!   `canonical` column).
+//! * [`grade`] — difficulty bands by clue count.
+//! * [`rng`] — one PCG stream per (seed, purpose, item): the determinism contract.
+//! * [`pipeline`] — rayon wiring and ordering: seeds, deduplication, expansion,
+//!   blocks of rows to the writer thread. No puzzle logic.
+//! * [`sink`] — shards and manifest: the only place that writes bank files.
+//! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
+//!   subcommand, the I/O edge.
+//!
+//! Architecture invariants:
+//!
+//! * The puzzle logic (`grid`, `solve`, `generate`, `transform`, `canon`, `grade`) does
+//!   no I/O, never sees a clap type, and draws randomness only from an `rng` it is
+//!   handed.
+//! * Hot paths (solver, carve, transform, canonical form, row formatting) allocate
+//!   nothing per puzzle and take no lock per row.
+//! * Only `sink` creates, renames or deletes bank files; a file under a final name is
+//!   always complete.
+//! * Output bytes depend only on the options and `--seed`, never on `--threads`.
+
 pub mod canon;
 pub mod cli;
 pub mod cmd;
