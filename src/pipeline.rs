@@ -17,6 +17,7 @@
 //!    through a bounded channel — so memory is bounded by the channel, whatever
 //!    `--count` is, and no lock is taken per row.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -29,7 +30,7 @@ use crate::generate::{carve, fill, Carve, Fill};
 use crate::grade::BandTable;
 use crate::grid::{format_into, format_zeros_into, Cells, N_CELLS};
 use crate::rng::{item_rng, Purpose};
-use crate::sink::{BankWriter, Manifest, SinkError};
+use crate::sink::{BankWriter, FrameEncoder, Manifest, SinkError};
 use crate::transform::Transform;
 
 /// Seeds per batch of phase 1. Part of the determinism contract: changing it changes
@@ -76,6 +77,8 @@ pub enum PipelineError {
     },
     #[error(transparent)]
     Sink(#[from] SinkError),
+    #[error("compressing a block: {0}")]
+    Compress(std::io::Error),
     #[error("the writer thread stopped unexpectedly")]
     WriterGone,
 }
@@ -302,14 +305,52 @@ fn format_block(
     }
 }
 
+/// Per-thread scratch of the expansion: the plain rows of a block and the encoder
+/// whose zstd context is reused block after block.
+struct BlockScratch {
+    plain: Vec<u8>,
+    encoder: FrameEncoder,
+}
+
+thread_local! {
+    /// This thread's block scratch and the zstd level it was made for.
+    static SCRATCH: RefCell<Option<(i32, BlockScratch)>> = const { RefCell::new(None) };
+}
+
+/// Runs `f` with this thread's scratch, creating it (one zstd context) on first use.
+fn with_scratch<T>(
+    level: i32,
+    f: impl FnOnce(&mut BlockScratch) -> std::io::Result<T>,
+) -> std::io::Result<T> {
+    SCRATCH.with(|cell| {
+        let mut slot = cell.borrow_mut();
+        if slot.as_ref().is_none_or(|(l, _)| *l != level) {
+            let scratch = BlockScratch {
+                plain: Vec::new(),
+                encoder: FrameEncoder::new(level)?,
+            };
+            *slot = Some((level, scratch));
+        }
+        f(&mut slot.as_mut().expect("filled above").1)
+    })
+}
+
+/// How the sink is fed: rows per shard and the zstd level of every frame.
+#[derive(Clone, Copy, Debug)]
+pub struct Output {
+    pub shard_rows: u64,
+    pub zstd_level: i32,
+}
+
 /// Runs the whole job into `writer` on the current rayon pool; `progress` is told the
 /// number of rows written so far after every block.
 pub fn run(
     plan: &Plan,
     writer: BankWriter,
-    shard_rows: u64,
+    output: Output,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Summary, Manifest), PipelineError> {
+    let shard_rows = output.shard_rows;
     let started = Instant::now();
     let n_bands = plan.bands.bands().len();
     let mut summary = Summary {
@@ -340,7 +381,13 @@ pub fn run(
             for batch_start in (0..n_seeds).step_by(SEED_BATCH as usize) {
                 let batch_end = n_seeds.min(batch_start + SEED_BATCH);
                 let make = |j, round| make_seed(plan, j, round);
-                let seeds = make_seed_batch(&make, batch_start..batch_end, n_seeds, &mut seen, &mut summary)?;
+                let seeds = make_seed_batch(
+                    &make,
+                    batch_start..batch_end,
+                    n_seeds,
+                    &mut seen,
+                    &mut summary,
+                )?;
                 let ids = (batch_start * k, plan.count.min(batch_end * k));
                 for s in &seeds {
                     summary.band_rows[s.band as usize] += k;
@@ -356,10 +403,18 @@ pub fn run(
                         .collect();
                     wave.par_iter()
                         .zip(bufs.par_iter_mut())
-                        .for_each(|(b, buf)| {
-                            buf.clear();
-                            format_block(plan, b, batch_start, &seeds, buf);
-                        });
+                        .try_for_each(|(b, frame)| {
+                            with_scratch(output.zstd_level, |scratch| {
+                                FrameEncoder::begin_block(
+                                    shard_rows,
+                                    b.first_id,
+                                    &mut scratch.plain,
+                                );
+                                format_block(plan, b, batch_start, &seeds, &mut scratch.plain);
+                                scratch.encoder.encode(&scratch.plain, frame)
+                            })
+                        })
+                        .map_err(PipelineError::Compress)?;
                     for (b, buf) in wave.iter().zip(bufs) {
                         to_writer
                             .send((b.first_id, b.end_id - b.first_id, buf))
@@ -425,20 +480,37 @@ mod tests {
         let seeds = make_seed_batch(&fake(50), 0..40, 40, &mut seen, &mut s).unwrap();
         let distinct: HashSet<_> = seeds.iter().map(|s| s.canonical).collect();
         assert_eq!(distinct.len(), 40);
-        assert!(s.seeds_dropped > 0, "the fake maker collides by construction");
+        assert!(
+            s.seeds_dropped > 0,
+            "the fake maker collides by construction"
+        );
         // Deterministic: the same batch again gives the same seeds.
-        let again = make_seed_batch(&fake(50), 0..40, 40, &mut HashSet::new(), &mut summary(1)).unwrap();
-        assert!(seeds.iter().zip(&again).all(|(a, b)| a.canonical == b.canonical));
+        let again =
+            make_seed_batch(&fake(50), 0..40, 40, &mut HashSet::new(), &mut summary(1)).unwrap();
+        assert!(seeds
+            .iter()
+            .zip(&again)
+            .all(|(a, b)| a.canonical == b.canonical));
     }
 
     #[test]
     fn a_too_small_seed_space_is_an_error_that_counts_what_exists() {
-        let err = make_seed_batch(&fake(5), 0..8, 8, &mut HashSet::new(), &mut summary(1)).unwrap_err();
+        let err =
+            make_seed_batch(&fake(5), 0..8, 8, &mut HashSet::new(), &mut summary(1)).unwrap_err();
         assert!(
-            matches!(err, PipelineError::SeedSpaceExhausted { found: 5, wanted: 8, .. }),
+            matches!(
+                err,
+                PipelineError::SeedSpaceExhausted {
+                    found: 5,
+                    wanted: 8,
+                    ..
+                }
+            ),
             "{err}"
         );
-        assert!(err.to_string().contains("only 5 essentially different seed puzzles"));
+        assert!(err
+            .to_string()
+            .contains("only 5 essentially different seed puzzles"));
     }
 
     #[test]

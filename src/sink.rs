@@ -76,10 +76,6 @@ pub struct Manifest {
 pub struct SinkConfig {
     pub dir: PathBuf,
     pub shard_rows: u64,
-    pub zstd_level: i32,
-    /// zstd worker threads per shard (0 = compress on the writer thread). The output
-    /// bytes are the same for every value ≥ 1, so this may follow `--threads`.
-    pub zstd_workers: u32,
     pub force: bool,
 }
 
@@ -102,10 +98,45 @@ impl<W: Write> Write for Hashing<W> {
     }
 }
 
+/// Turns one block of formatted CSV rows into one zstd frame, on whichever thread
+/// formats the block. A shard is the concatenation of its blocks' frames (a valid
+/// zstd stream: `zstdcat` and pandas read it whole), so compression runs on every
+/// core and the writer thread only appends bytes. Frames depend only on the block's
+/// rows, never on the thread that made them: the bytes stay deterministic.
+pub struct FrameEncoder {
+    compressor: zstd::bulk::Compressor<'static>,
+}
+
+impl FrameEncoder {
+    /// An encoder at zstd `level`; its context is reused for every block.
+    pub fn new(level: i32) -> io::Result<FrameEncoder> {
+        Ok(FrameEncoder {
+            compressor: zstd::bulk::Compressor::new(level)?,
+        })
+    }
+
+    /// Starts the plain text of the block that begins at `first_id`: the CSV header
+    /// when the block opens a shard.
+    pub fn begin_block(shard_rows: u64, first_id: u64, plain: &mut Vec<u8>) {
+        plain.clear();
+        if first_id % shard_rows == 0 {
+            plain.extend_from_slice(HEADER);
+        }
+    }
+
+    /// Compresses `plain` into `frame` (cleared first), reusing both buffers.
+    pub fn encode(&mut self, plain: &[u8], frame: &mut Vec<u8>) -> io::Result<()> {
+        frame.clear();
+        frame.reserve(zstd::zstd_safe::compress_bound(plain.len()));
+        self.compressor.compress_to_buffer(plain, frame)?;
+        Ok(())
+    }
+}
+
 struct OpenShard {
     index: u64,
     tmp: PathBuf,
-    encoder: zstd::Encoder<'static, Hashing<BufWriter<File>>>,
+    file: Hashing<BufWriter<File>>,
     first_id: u64,
     rows: u64,
 }
@@ -191,9 +222,14 @@ impl BankWriter {
         (id / shard_rows + 1) * shard_rows
     }
 
-    /// Appends a block of `n_rows` formatted rows starting at id `first_id`. Blocks
-    /// arrive in id order and never cross a shard boundary.
-    pub fn write_block(&mut self, first_id: u64, n_rows: u64, csv: &[u8]) -> Result<(), SinkError> {
+    /// Appends the frame of a block of `n_rows` rows starting at id `first_id` (made by
+    /// [`FrameEncoder`]). Blocks arrive in id order and never cross a shard boundary.
+    pub fn write_block(
+        &mut self,
+        first_id: u64,
+        n_rows: u64,
+        frame: &[u8],
+    ) -> Result<(), SinkError> {
         if n_rows == 0 {
             return Ok(());
         }
@@ -206,8 +242,8 @@ impl BankWriter {
         debug_assert_eq!(shard.index, index);
         debug_assert_eq!(shard.first_id + shard.rows, first_id);
         shard
-            .encoder
-            .write_all(csv)
+            .file
+            .write_all(frame)
             .map_err(io_err("writing", &shard.tmp))?;
         shard.rows += n_rows;
         if first_id + n_rows == (index + 1) * self.config.shard_rows {
@@ -219,23 +255,14 @@ impl BankWriter {
     fn open_shard(&self, index: u64, first_id: u64) -> Result<OpenShard, SinkError> {
         let tmp = self.config.dir.join(format!(".{}.tmp", shard_name(index)));
         let file = File::create(&tmp).map_err(io_err("creating shard", &tmp))?;
-        let sink = Hashing {
-            inner: BufWriter::with_capacity(1 << 20, file),
-            hash: Xxh3::new(),
-            bytes: 0,
-        };
-        let mut encoder = zstd::Encoder::new(sink, self.config.zstd_level)
-            .map_err(io_err("starting zstd for", &tmp))?;
-        if self.config.zstd_workers > 0 {
-            encoder
-                .multithread(self.config.zstd_workers)
-                .map_err(io_err("starting zstd workers for", &tmp))?;
-        }
-        encoder.write_all(HEADER).map_err(io_err("writing", &tmp))?;
         Ok(OpenShard {
             index,
             tmp,
-            encoder,
+            file: Hashing {
+                inner: BufWriter::with_capacity(1 << 20, file),
+                hash: Xxh3::new(),
+                bytes: 0,
+            },
             first_id,
             rows: 0,
         })
@@ -247,7 +274,7 @@ impl BankWriter {
         };
         let tmp = shard.tmp.clone();
         let result = (|| {
-            let hashing = shard.encoder.finish().map_err(io_err("finishing", &tmp))?;
+            let hashing = shard.file;
             let file = hashing.inner.into_inner().map_err(|e| SinkError::Io {
                 action: "flushing",
                 path: tmp.clone(),

@@ -8,9 +8,12 @@ use std::collections::{HashMap, HashSet};
 use common::{factory, read_bank};
 use sudoku::Sudoku;
 
-const MINIMAL: &str = "..9...43.....7.52..5......638.9.4.6.....5.9.....7.6..39..4......6....7.....837..2";
-const MINIMAL_CANON: &str = "000000001002001000003040050004000602010070508200600040050200700408700000701308000";
-const SMALLEST_GRID: &str = "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
+const MINIMAL: &str =
+    "..9...43.....7.52..5......638.9.4.6.....5.9.....7.6..39..4......6....7.....837..2";
+const MINIMAL_CANON: &str =
+    "000000001002001000003040050004000602010070508200600040050200700408700000701308000";
+const SMALLEST_GRID: &str =
+    "123456789456789123789123456214365897365897214897214365531642978642978531978531642";
 
 fn stdout_of(assert: assert_cmd::assert::Assert) -> String {
     String::from_utf8(assert.get_output().stdout.clone()).unwrap()
@@ -21,7 +24,18 @@ fn a_bank_with_100_variants_has_no_duplicates_and_count_over_100_classes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
     factory()
-        .args(["generate", "--count", "10000", "--variants", "100", "--seed", "9", "--shard-rows", "3000", "-q"])
+        .args([
+            "generate",
+            "--count",
+            "10000",
+            "--variants",
+            "100",
+            "--seed",
+            "9",
+            "--shard-rows",
+            "3000",
+            "-q",
+        ])
         .arg("--out")
         .arg(&out)
         .assert()
@@ -39,7 +53,9 @@ fn a_bank_with_100_variants_has_no_duplicates_and_count_over_100_classes() {
         assert_eq!(members.len(), 100);
         // Variants share clue count and band with their seed, and each is still
         // uniquely solvable with its own solution column (checked on a sample).
-        assert!(members.iter().all(|r| r.clues == members[0].clues && r.difficulty == members[0].difficulty));
+        assert!(members
+            .iter()
+            .all(|r| r.clues == members[0].clues && r.difficulty == members[0].difficulty));
         for r in members.iter().step_by(25) {
             let s = Sudoku::from_str_line(&r.puzzle).unwrap();
             assert!(s.is_uniquely_solvable());
@@ -47,8 +63,18 @@ fn a_bank_with_100_variants_has_no_duplicates_and_count_over_100_classes() {
         }
     }
     // The canonical column is the canonical form of each row's puzzle.
-    let sample: String = rows.iter().step_by(97).map(|r| format!("{}\n", r.puzzle)).collect();
-    let forms = stdout_of(factory().arg("canon").write_stdin(sample).assert().success());
+    let sample: String = rows
+        .iter()
+        .step_by(97)
+        .map(|r| format!("{}\n", r.puzzle))
+        .collect();
+    let forms = stdout_of(
+        factory()
+            .arg("canon")
+            .write_stdin(sample)
+            .assert()
+            .success(),
+    );
     for (form, r) in forms.lines().zip(rows.iter().step_by(97)) {
         assert_eq!(form, r.canonical);
     }
@@ -78,7 +104,13 @@ fn transform_prints_reproducible_equivalents() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(lines.len(), 20);
     assert!(lines.iter().collect::<HashSet<_>>().len() > 1);
-    let forms = stdout_of(factory().arg("canon").write_stdin(out.clone()).assert().success());
+    let forms = stdout_of(
+        factory()
+            .arg("canon")
+            .write_stdin(out.clone())
+            .assert()
+            .success(),
+    );
     assert!(forms.lines().all(|f| f == MINIMAL_CANON));
     for l in &lines {
         assert!(Sudoku::from_str_line(l).unwrap().is_uniquely_solvable());

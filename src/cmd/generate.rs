@@ -53,8 +53,6 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
         SinkConfig {
             dir: args.out.clone(),
             shard_rows: args.shard_rows,
-            zstd_level: args.zstd_level,
-            zstd_workers: threads as u32,
             force: args.force,
         },
         params,
@@ -73,8 +71,17 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
         .progress_chars("=> "),
     );
     let progress = |rows: u64| bar.set_position(rows);
-    let (summary, manifest) =
-        pool.install(|| pipeline::run(&plan, writer, args.shard_rows, &progress))?;
+    let (summary, manifest) = pool.install(|| {
+        pipeline::run(
+            &plan,
+            writer,
+            pipeline::Output {
+                shard_rows: args.shard_rows,
+                zstd_level: args.zstd_level,
+            },
+            &progress,
+        )
+    })?;
     bar.finish_and_clear();
     if !args.quiet {
         eprint!(
