@@ -39,10 +39,10 @@ struct ColumnFreedom {
     stack_order: [u8; 3],
     /// Bit i: stack slots i and i+1 may still be swapped (i = 0, 1).
     stack_ties: u8,
-    /// Per *source* stack: its column offsets (0..3) in output order.
-    col_order: [[u8; 3]; 3],
-    /// Per source stack, bit i: positions i and i+1 inside it are tied.
-    col_ties: [u8; 3],
+    /// Per *source* stack: the order of its columns and their ties, as an
+    /// index into [`INNER_STATES`] (`order index * 4 + tie bits`, tie bit i:
+    /// positions i and i+1 inside the stack may still be swapped).
+    inner: [u8; 3],
 }
 
 impl ColumnFreedom {
@@ -50,8 +50,7 @@ impl ColumnFreedom {
     const OPEN: ColumnFreedom = ColumnFreedom {
         stack_order: [0, 1, 2],
         stack_ties: 0b11,
-        col_order: [[0, 1, 2]; 3],
-        col_ties: [0b11; 3],
+        inner: [0b11; 3], // identity order, both ties
     };
 
     /// Narrows the set to the members that make the row with clue mask `mask`
@@ -66,12 +65,12 @@ impl ColumnFreedom {
     fn refine(&mut self, mask: u16) -> u16 {
         let mut chunk = [0u8; 3]; // best chunk of each source stack
         for (s, chunk_s) in chunk.iter_mut().enumerate() {
-            let order = &mut self.col_order[s];
-            let bits = [0, 1, 2].map(|k| ((mask >> (3 * s + order[k] as usize)) & 1) as u8);
-            let (new_order, new_ties, sorted) = sort3(*order, self.col_ties[s], bits);
-            *order = new_order;
-            self.col_ties[s] = new_ties;
-            *chunk_s = (sorted[0] << 2) | (sorted[1] << 1) | sorted[2];
+            // One table lookup per stack: the clue bits of its three source
+            // columns select the refined inner state and the best chunk.
+            let bits = (mask >> (3 * s)) & 0b111;
+            let entry = INNER_REFINE[self.inner[s] as usize][bits as usize];
+            self.inner[s] = entry >> 3;
+            *chunk_s = entry & 0b111;
         }
         let keys = self.stack_order.map(|s| chunk[s as usize]);
         let (order, ties, sorted) = sort3(self.stack_order, self.stack_ties, keys);
@@ -87,13 +86,14 @@ impl ColumnFreedom {
         for sp in tied_orders(self.stack_ties) {
             let stacks = sp.map(|i| self.stack_order[i as usize]);
             let [s0, s1, s2] = stacks.map(|s| s as usize);
-            for p0 in tied_orders(self.col_ties[s0]) {
-                for p1 in tied_orders(self.col_ties[s1]) {
-                    for p2 in tied_orders(self.col_ties[s2]) {
+            let (i0, i1, i2) = (self.inner[s0], self.inner[s1], self.inner[s2]);
+            for p0 in tied_orders(i0 & 0b11) {
+                for p1 in tied_orders(i1 & 0b11) {
+                    for p2 in tied_orders(i2 & 0b11) {
                         for (slot, (s, p)) in [(s0, p0), (s1, p1), (s2, p2)].iter().enumerate() {
                             for k in 0..3 {
-                                cols[3 * slot + k] =
-                                    (3 * s) as u8 + self.col_order[*s][p[k] as usize];
+                                cols[3 * slot + k] = (3 * s) as u8
+                                    + INNER_STATES[self.inner[*s] as usize >> 2][p[k] as usize];
                             }
                         }
                         f(&cols);
@@ -108,26 +108,77 @@ impl ColumnFreedom {
 /// ties positions i and i+1). Returns the new item order, the new ties (a tie
 /// survives only between equal keys) and the sorted keys.
 #[inline]
-fn sort3(items: [u8; 3], ties: u8, keys: [u8; 3]) -> ([u8; 3], u8, [u8; 3]) {
+const fn sort3(items: [u8; 3], ties: u8, keys: [u8; 3]) -> ([u8; 3], u8, [u8; 3]) {
     let (mut it, mut k) = (items, keys);
-    // Insertion sort of a 3-element array, never moving across an untied border.
-    let swap_if = |it: &mut [u8; 3], k: &mut [u8; 3], i: usize| {
-        if ties >> i & 1 == 1 && k[i] > k[i + 1] {
-            it.swap(i, i + 1);
-            k.swap(i, i + 1);
+    // Insertion sort of a 3-element array (compare-swap at 0, 1, 0), never
+    // moving across an untied border.
+    let steps = [0, 1, 0];
+    let mut s = 0;
+    while s < 3 {
+        let i = steps[s];
+        if (ties >> i) & 1 == 1 && k[i] > k[i + 1] {
+            let (ti, ki) = (it[i], k[i]);
+            it[i] = it[i + 1];
+            k[i] = k[i + 1];
+            it[i + 1] = ti;
+            k[i + 1] = ki;
         }
-    };
-    swap_if(&mut it, &mut k, 0);
-    swap_if(&mut it, &mut k, 1);
-    swap_if(&mut it, &mut k, 0);
+        s += 1;
+    }
     let mut new_ties = 0;
-    for i in 0..2 {
-        if ties >> i & 1 == 1 && k[i] == k[i + 1] {
+    let mut i = 0;
+    while i < 2 {
+        if (ties >> i) & 1 == 1 && k[i] == k[i + 1] {
             new_ties |= 1 << i;
         }
+        i += 1;
     }
     (it, new_ties, k)
 }
+
+/// The six orders of three items; an inner state is `index * 4 + tie bits`.
+const INNER_STATES: [[u8; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
+/// `INNER_REFINE[state][bits]`: refining one stack's inner state (see
+/// [`ColumnFreedom::inner`]) by the clue bits of its source columns (bit k =
+/// column offset k) gives `new_state << 3 | best_chunk`. Precomputed because
+/// [`ColumnFreedom::refine`] is the pattern phase's inner loop: 24 × 8 entries.
+const INNER_REFINE: [[u8; 8]; 24] = {
+    let mut table = [[0u8; 8]; 24];
+    let mut state = 0;
+    while state < 24 {
+        let order = INNER_STATES[state / 4];
+        let ties = (state % 4) as u8;
+        let mut bits = 0;
+        while bits < 8 {
+            let keys = [
+                (bits >> order[0]) & 1,
+                (bits >> order[1]) & 1,
+                (bits >> order[2]) & 1,
+            ];
+            let (new_order, new_ties, sorted) = sort3(order, ties, keys);
+            let mut index = 0;
+            while !(INNER_STATES[index][0] == new_order[0]
+                && INNER_STATES[index][1] == new_order[1]
+                && INNER_STATES[index][2] == new_order[2])
+            {
+                index += 1;
+            }
+            let chunk = (sorted[0] << 2) | (sorted[1] << 1) | sorted[2];
+            table[state][bits as usize] = ((index as u8 * 4 + new_ties) << 3) | chunk;
+            bits += 1;
+        }
+        state += 1;
+    }
+    table
+};
 
 /// All orders of three positions allowed by tie bits (see [`sort3`]).
 fn tied_orders(ties: u8) -> &'static [[u8; 3]] {
@@ -168,6 +219,7 @@ struct PartialMap {
 pub struct Canonicalizer {
     current: Vec<PartialMap>,
     next: Vec<PartialMap>,
+    leaves: Vec<Leaf>,
 }
 
 impl Canonicalizer {
@@ -181,7 +233,7 @@ impl Canonicalizer {
     pub fn canonical_form(&mut self, cells: &[u8; 81]) -> [u8; 81] {
         let grids = [*cells, transposed(cells)];
         if is_valid_full_grid(cells) {
-            return full_grid_minlex(&grids);
+            return full_grid_minlex(&grids, &mut self.leaves);
         }
         self.pattern_first(&grids)
     }
@@ -190,15 +242,14 @@ impl Canonicalizer {
     /// column freedom), then the digit phase over the survivors.
     fn pattern_first(&mut self, grids: &[[u8; 81]; 2]) -> [u8; 81] {
         // Clue masks of every row in both orientations: bit c = clue in column c.
+        // Branch-free: whether a cell is empty is unpredictable, and a
+        // mispredicted branch per cell cost a third of the whole call.
         let mut masks = [[0u16; 9]; 2];
-        for (t, g) in grids.iter().enumerate() {
-            for r in 0..9 {
-                for c in 0..9 {
-                    if g[r * 9 + c] != 0 {
-                        masks[t][r] |= 1 << c;
-                    }
-                }
-            }
+        for (i, &d) in grids[0].iter().enumerate() {
+            let (r, c) = (i / 9, i % 9);
+            let clue = (d != 0) as u16;
+            masks[0][r] |= clue << c;
+            masks[1][c] |= clue << r;
         }
 
         // Pattern phase. Invariant after step k: `current` holds every partial
@@ -236,12 +287,12 @@ impl Canonicalizer {
                     (0b111 << (3 * b)) & !pm.used_rows
                 };
                 let row_masks = &masks[pm.transposed as usize];
-                for src in 0..9 {
+                for (src, &row_mask) in row_masks.iter().enumerate() {
                     if allowed >> src & 1 == 0 {
                         continue;
                     }
                     let mut cols = pm.cols;
-                    let value = cols.refine(row_masks[src]);
+                    let value = cols.refine(row_mask);
                     if value > best {
                         continue;
                     }
@@ -264,14 +315,13 @@ impl Canonicalizer {
         }
 
         // The minimal pattern's clue cells, in row-major (= comparison) order.
-        let mut clue_cells = [0u8; 81];
+        let mut clue_cells = [0u8; 82]; // one spare slot for the branch-free append
         let mut n_clues = 0;
         for (r, &row) in pattern.iter().enumerate() {
             for j in 0..9 {
-                if row >> (8 - j) & 1 == 1 {
-                    clue_cells[n_clues] = (r * 9 + j) as u8;
-                    n_clues += 1;
-                }
+                // Branch-free append: always write, advance only on a clue.
+                clue_cells[n_clues] = (r * 9 + j) as u8;
+                n_clues += (row >> (8 - j) & 1) as usize;
             }
         }
         let clue_cells = &clue_cells[..n_clues];
@@ -324,6 +374,9 @@ impl Canonicalizer {
 /// first appearance. Empty cells are 0 in the result. Exact; uses a
 /// thread-local [`Canonicalizer`], so it allocates only on a thread's first
 /// calls.
+///
+/// # Panics
+/// If a cell holds a value above 9 (parse input with the grid module first).
 pub fn canonical_form(cells: &[u8; 81]) -> [u8; 81] {
     thread_local! {
         static CANONICALIZER: RefCell<Canonicalizer> = RefCell::new(Canonicalizer::new());
@@ -373,52 +426,203 @@ fn pack_row(labels: impl Iterator<Item = u8>) -> u64 {
 ///
 /// Whatever the map, row 0 relabels to 123456789, so a label is just "the
 /// output column where row 0 holds that digit". With row 0 from source row
-/// `r0` and row 1 from `r1` (same band), let `p(c)` be the column where row
-/// `r0` holds the digit that `r1` has in column `c`; output row 1 then reads
-/// `q(j) = pos(p(col(j))) + 1`, the conjugate of `p` by the column map. We
-/// minimise `q` slot by slot with a depth-first search over the column map
-/// that assigns positions *lazily*: when `p(col(j))` has no position yet, it
-/// takes the smallest one still possible (first free column of its stack's
-/// slot, or the next free stack slot), since anything else makes `q(j)` larger.
-/// In a valid grid `p` moves every column to another stack (box rule), so this
-/// never clashes with the column being placed. Each finished column map fixes
-/// all labels; the other two bands are then sorted (rows inside a band
-/// ascending, bands by their rows), and the full grid is compared with the best.
-fn full_grid_minlex(grids: &[[u8; 81]; 2]) -> [u8; 81] {
-    let mut search = FullGridSearch {
-        h: &grids[0],
-        rows: [0; 3],
-        p: [0; 9],
-        pos_of: [NONE; 9],
-        col_at: [NONE; 9],
-        stack_at: [NONE; 3],
-        slot_of: [NONE; 3],
-        q: [0; 9],
-        best: [u64::MAX; 9],
-    };
-    for h in grids {
-        search.h = h;
-        for r0 in 0..9 {
-            let mut pos0 = [0u8; 10];
-            for c in 0..9 {
-                pos0[h[r0 * 9 + c] as usize] = c as u8;
+/// `r0` and row 1 from `r1` (same band: 36 *roots* with the orientation), let
+/// `p(c)` be the column where row `r0` holds the digit that row `r1` has in
+/// column `c`; output row 1 then reads `q(j) = pos(p(col(j))) + 1`, the
+/// conjugate of `p` by the column map, and we want the smallest `q`.
+///
+/// Pass 1 enumerates only the column maps that can give the smallest first
+/// three labels. In a valid grid `p` sends the three columns of a stack `S0`
+/// into the two *other* stacks (box rule), `m1` = 3 or 2 of them into one
+/// stack `T1` and the rest into `T2`. `q(0)` is always 4 (`p(col(0))` goes to
+/// position 3 at best, opening slot 1), and the first triple is at best
+/// 4,5,6 when `m1` = 3 and 4,5,7 when `m1` = 2, reached exactly when slot 0
+/// holds `S0`'s `T1`-columns then its `T2`-column, slot 1 holds `T1` starting
+/// with their images in that order, and slot 2 holds `T2` starting with the
+/// remaining image. So only stacks with the largest `m1` over all roots open
+/// row 1, and the free choices left are the orders inside those groups: 4
+/// maps per (root, `S0`) when `m1` = 2, 36 when `m1` = 3. Each map's `q` is
+/// computed outright; all maps reaching the smallest `q` are kept (`leaves`).
+///
+/// Pass 2 labels each kept map's grid: row 2 is the band's third row, the
+/// other two bands are sorted (rows inside a band ascending, then bands by
+/// their rows), and the smallest grid wins. Splitting the passes matters: a
+/// map is fully labelled only if its row 1 is the global minimum.
+fn full_grid_minlex(grids: &[[u8; 81]; 2], leaves: &mut Vec<Leaf>) -> [u8; 81] {
+    /// Orders of k = 0..=3 items (indices into a group), padded to 3.
+    const ORDERS: [&[[u8; 3]]; 4] = [
+        &[[0, 1, 2]],
+        &[[0, 1, 2]],
+        &[[0, 1, 2], [1, 0, 2]],
+        &[
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ],
+    ];
+
+    // The 36 roots, and the largest m1 among all (root, S0).
+    let mut roots = [(false, [0u8; 3], [0u8; 9]); 36];
+    let mut best_m1 = 2;
+    for (i, root) in roots.iter_mut().enumerate() {
+        let (t, r0, r1_offset) = (i / 18, i / 2 % 9, i % 2);
+        let h = &grids[t];
+        let band = r0 / 3 * 3;
+        // The two other rows of r0's band, in order; r1 is one, r2 the other.
+        let others = [band, band + 1, band + 2];
+        let mut others_it = others.iter().filter(|&&r| r != r0);
+        let (a, b) = (
+            *others_it.next().expect("a band has three rows"),
+            *others_it.next().expect("a band has three rows"),
+        );
+        let (r1, r2) = if r1_offset == 0 { (a, b) } else { (b, a) };
+        let mut pos0 = [0u8; 10];
+        for c in 0..9 {
+            pos0[h[r0 * 9 + c] as usize] = c as u8;
+        }
+        let mut p = [0u8; 9];
+        for (c, pc) in p.iter_mut().enumerate() {
+            *pc = pos0[h[r1 * 9 + c] as usize];
+        }
+        for s in 0..3 {
+            let img = [0, 1, 2].map(|k| p[3 * s + k] / 3);
+            if img[0] == img[1] && img[1] == img[2] {
+                best_m1 = 3;
             }
-            let band = r0 / 3 * 3;
-            for r1 in band..band + 3 {
-                if r1 == r0 {
-                    continue;
+        }
+        *root = (t == 1, [r0 as u8, r1 as u8, r2 as u8], p);
+    }
+
+    leaves.clear();
+    let mut best_q = u64::MAX;
+    for &(transposed, rows, p) in &roots {
+        for s0 in 0..3u8 {
+            let img = [0, 1, 2].map(|k| p[(3 * s0 + k) as usize] / 3);
+            // T1 is the image stack of at least two of S0's columns.
+            let t1 = if img[0] == img[1] { img[0] } else { img[2] };
+            let m1 = img.iter().filter(|&&x| x == t1).count();
+            if m1 < best_m1 {
+                continue;
+            }
+            let t2 = 3 - s0 - t1;
+            // g1/g2: S0's columns going to T1/T2; rest1/rest2: the columns of
+            // T1/T2 that are nobody's image from S0.
+            let (mut g1, mut g2, mut rest1, mut rest2) = ([0u8; 3], [0u8; 3], [0u8; 3], [0u8; 3]);
+            let (mut n1, mut n2, mut nr1, mut nr2) = (0, 0, 0, 0);
+            for c in 3 * s0..3 * s0 + 3 {
+                if p[c as usize] / 3 == t1 {
+                    g1[n1] = c;
+                    n1 += 1;
+                } else {
+                    g2[n2] = c;
+                    n2 += 1;
                 }
-                let r2 = 3 * band + 3 - r0 - r1; // the band's third row
-                search.rows = [r0 as u8, r1 as u8, r2 as u8];
-                for c in 0..9 {
-                    search.p[c] = pos0[h[r1 * 9 + c] as usize];
+            }
+            for k in 0..3 {
+                let (c1, c2) = (3 * t1 + k, 3 * t2 + k);
+                if !g1[..n1].iter().any(|&g| p[g as usize] == c1) {
+                    rest1[nr1] = c1;
+                    nr1 += 1;
                 }
-                search.dfs(0, false);
+                if !g2[..n2].iter().any(|&g| p[g as usize] == c2) {
+                    rest2[nr2] = c2;
+                    nr2 += 1;
+                }
+            }
+            for o1 in ORDERS[n1] {
+                for o2 in ORDERS[n2] {
+                    for o3 in ORDERS[nr1] {
+                        for o4 in ORDERS[nr2] {
+                            let mut cols = [0u8; 9];
+                            let mut n = 0;
+                            let mut push = |c: u8| {
+                                cols[n] = c;
+                                n += 1;
+                            };
+                            (0..n1).for_each(|i| push(g1[o1[i] as usize]));
+                            (0..n2).for_each(|i| push(g2[o2[i] as usize]));
+                            (0..n1).for_each(|i| push(p[g1[o1[i] as usize] as usize]));
+                            (0..nr1).for_each(|i| push(rest1[o3[i] as usize]));
+                            (0..n2).for_each(|i| push(p[g2[o2[i] as usize] as usize]));
+                            (0..nr2).for_each(|i| push(rest2[o4[i] as usize]));
+                            debug_assert_eq!(n, 9);
+                            let mut pos_of = [0u8; 9];
+                            for (j, &c) in cols.iter().enumerate() {
+                                pos_of[c as usize] = j as u8;
+                            }
+                            // q, stopping at the first label above best_q's
+                            // (most maps lose within a few labels).
+                            let mut q = 0u64;
+                            let mut smaller = false;
+                            let mut lost = false;
+                            for (j, &c) in cols.iter().enumerate() {
+                                let label = pos_of[p[c as usize] as usize] + 1;
+                                q = q << 4 | label as u64;
+                                if !smaller {
+                                    let best_label = (best_q >> (4 * (8 - j)) & 0xf) as u8;
+                                    if label > best_label {
+                                        lost = true;
+                                        break;
+                                    }
+                                    smaller = label < best_label;
+                                }
+                            }
+                            if lost {
+                                continue;
+                            }
+                            if q < best_q {
+                                best_q = q;
+                                leaves.clear();
+                            }
+                            leaves.push(Leaf {
+                                transposed,
+                                rows,
+                                cols,
+                            });
+                        }
+                    }
+                }
             }
         }
     }
+
+    // Pass 2. Rows 0 and 1 are equal for all leaves; compare from row 2 on,
+    // labelling the other bands only when row 2 does not already lose.
+    let mut best = [u64::MAX; 9];
+    for leaf in leaves.iter() {
+        let h = &grids[leaf.transposed as usize];
+        let mut label = [0u8; 10];
+        for j in 0..9 {
+            label[h[leaf.rows[0] as usize * 9 + leaf.cols[j] as usize] as usize] = j as u8 + 1;
+        }
+        let row =
+            |r: usize| pack_row((0..9).map(|j| label[h[r * 9 + leaf.cols[j] as usize] as usize]));
+        let row2 = row(leaf.rows[2] as usize);
+        if row2 > best[2] {
+            continue;
+        }
+        let top = leaf.rows[0] / 3;
+        let mut bands = [[0u64; 3]; 2];
+        for (n, b) in (0..3u8).filter(|&b| b != top).enumerate() {
+            bands[n] = [0, 1, 2].map(|i| row(3 * b as usize + i));
+            bands[n].sort_unstable();
+        }
+        bands.sort_unstable();
+        let mut cand = [0u64; 9];
+        cand[2] = row2;
+        cand[3..6].copy_from_slice(&bands[0]);
+        cand[6..9].copy_from_slice(&bands[1]);
+        if cand < best {
+            best = cand;
+        }
+    }
+    best[0] = pack_row(1..=9);
+    best[1] = best_q;
     let mut out = [0u8; 81];
-    for (r, &packed) in search.best.iter().enumerate() {
+    for (r, &packed) in best.iter().enumerate() {
         for j in 0..9 {
             out[r * 9 + j] = (packed >> (4 * (8 - j)) & 0xf) as u8;
         }
@@ -426,161 +630,14 @@ fn full_grid_minlex(grids: &[[u8; 81]; 2]) -> [u8; 81] {
     out
 }
 
-/// State of the second-row search in [`full_grid_minlex`].
-struct FullGridSearch<'a> {
-    /// The grid in the current orientation.
-    h: &'a [u8; 81],
-    /// Source rows of output rows 0, 1, 2 (the top band).
+/// A complete map of the top band kept by pass 1 of [`full_grid_minlex`].
+#[derive(Clone, Copy, Debug)]
+struct Leaf {
+    transposed: bool,
+    /// Source rows of output rows 0, 1, 2.
     rows: [u8; 3],
-    /// Row-1-to-row-0 column map (see [`full_grid_minlex`]).
-    p: [u8; 9],
-    /// Output column of each source column, or NONE.
-    pos_of: [u8; 9],
-    /// Source column at each output column, or NONE.
-    col_at: [u8; 9],
-    /// Source stack at each output stack slot, or NONE; and its inverse.
-    stack_at: [u8; 3],
-    slot_of: [u8; 3],
-    /// Output row 1 as built so far (labels 1..=9).
-    q: [u8; 9],
-    /// Best grid so far, one packed row each (see [`pack_row`]).
-    best: [u64; 9],
-}
-
-impl FullGridSearch<'_> {
-    /// Places source column `c` at output column `pos` (and its stack at that
-    /// slot if it had none). Returns what to undo: whether the stack was new.
-    #[inline]
-    fn place(&mut self, c: u8, pos: u8) -> bool {
-        self.pos_of[c as usize] = pos;
-        self.col_at[pos as usize] = c;
-        let (s, slot) = (c / 3, pos / 3);
-        if self.slot_of[s as usize] == NONE {
-            self.slot_of[s as usize] = slot;
-            self.stack_at[slot as usize] = s;
-            true
-        } else {
-            false
-        }
-    }
-
-    #[inline]
-    fn unplace(&mut self, c: u8, new_stack: bool) {
-        let pos = self.pos_of[c as usize];
-        self.pos_of[c as usize] = NONE;
-        self.col_at[pos as usize] = NONE;
-        if new_stack {
-            let s = c / 3;
-            self.stack_at[self.slot_of[s as usize] as usize] = NONE;
-            self.slot_of[s as usize] = NONE;
-        }
-    }
-
-    /// Chooses the source column for output column `j` of row 1. `smaller`:
-    /// `q[..j]` is already below the best grid's row 1 (so no pruning).
-    fn dfs(&mut self, j: usize, smaller: bool) {
-        if j == 9 {
-            self.finish();
-            return;
-        }
-        let slot = j / 3;
-        // Candidates for output column j: forced if a lazy assignment already
-        // put a column there; else the free columns of the stack at this slot;
-        // else (slot still empty) any column of any unplaced stack.
-        let forced = self.col_at[j];
-        let mut candidates = 0u16;
-        if forced != NONE {
-            candidates = 1 << forced;
-        } else if self.stack_at[slot] != NONE {
-            let s = self.stack_at[slot];
-            for c in 3 * s..3 * s + 3 {
-                if self.pos_of[c as usize] == NONE {
-                    candidates |= 1 << c;
-                }
-            }
-        } else {
-            for c in 0..9u8 {
-                if self.slot_of[c as usize / 3] == NONE {
-                    candidates |= 1 << c;
-                }
-            }
-        }
-        let best_label = (self.best[1] >> (4 * (8 - j)) & 0xf) as u8;
-        while candidates != 0 {
-            let c = candidates.trailing_zeros() as u8;
-            candidates &= candidates - 1;
-            let placed_c = forced == NONE;
-            let new_stack_c = placed_c && self.place(c, j as u8);
-            let d = self.p[c as usize];
-            // Position of d: known, or the smallest still possible (lazy).
-            let mut placed_d = None;
-            let pos_d = if self.pos_of[d as usize] != NONE {
-                self.pos_of[d as usize]
-            } else {
-                let s = d / 3;
-                let slot_d = if self.slot_of[s as usize] != NONE {
-                    self.slot_of[s as usize]
-                } else {
-                    // Slots up to j's are taken (filled in order), so the first
-                    // free slot is the smallest unassigned one.
-                    (0..3u8)
-                        .find(|&sl| self.stack_at[sl as usize] == NONE)
-                        .expect("d's stack is unplaced, so a stack slot is free")
-                };
-                let pos = (3 * slot_d..3 * slot_d + 3)
-                    .find(|&x| self.col_at[x as usize] == NONE)
-                    .expect("d is unplaced, so its stack's slot has a free column");
-                placed_d = Some(self.place(d, pos));
-                pos
-            };
-            let label = pos_d + 1;
-            if smaller || label <= best_label {
-                self.q[j] = label;
-                self.dfs(j + 1, smaller || label < best_label);
-            }
-            if let Some(new_stack_d) = placed_d {
-                self.unplace(d, new_stack_d);
-            }
-            if placed_c {
-                self.unplace(c, new_stack_c);
-            }
-        }
-    }
-
-    /// A complete column map: label the whole grid and keep it if smallest.
-    fn finish(&mut self) {
-        let h = self.h;
-        let mut label = [0u8; 10];
-        for j in 0..9 {
-            let c = self.col_at[j] as usize;
-            label[h[self.rows[0] as usize * 9 + c] as usize] = j as u8 + 1;
-        }
-        let row =
-            |r: usize| pack_row((0..9).map(|j| label[h[r * 9 + self.col_at[j] as usize] as usize]));
-        let mut cand = [0u64; 9];
-        for (i, &r) in self.rows.iter().enumerate() {
-            cand[i] = row(r as usize);
-        }
-        // The two other bands: sort rows within each, then the bands by rows.
-        let top = self.rows[0] / 3;
-        let mut bands = [[0u64; 3]; 2];
-        let mut n = 0;
-        for b in 0..3u8 {
-            if b == top {
-                continue;
-            }
-            let mut rows = [0, 1, 2].map(|i| row(3 * b as usize + i));
-            rows.sort_unstable();
-            bands[n] = rows;
-            n += 1;
-        }
-        bands.sort_unstable();
-        cand[3..6].copy_from_slice(&bands[0]);
-        cand[6..9].copy_from_slice(&bands[1]);
-        if cand < self.best {
-            self.best = cand;
-        }
-    }
+    /// Source column at each output column.
+    cols: [u8; 9],
 }
 
 // ---------------------------------------------------------------------------
@@ -816,6 +873,25 @@ mod tests {
             show(&canonical_form_brute_force(&parse(EXAMPLE))),
             EXAMPLE_CANON
         );
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config::with_cases(300))]
+        /// Arbitrary boards (any clue count, arbitrary digits, so also
+        /// unsolvable and highly symmetric ones) keep their form under any
+        /// group element, and the form keeps the clue count.
+        #[test]
+        fn invariant_on_arbitrary_boards(
+            board_seed in proptest::prelude::any::<u64>(),
+            map_seed in proptest::prelude::any::<u64>(),
+            n_clues in 0usize..=81,
+        ) {
+            let board = random_boards(board_seed, n_clues, 9);
+            let t = Transform::random(&mut Pcg64::seed_from_u64(map_seed));
+            let form = canonical_form(&board);
+            proptest::prop_assert_eq!(show(&canonical_form(&t.apply(&board))), show(&form));
+            proptest::prop_assert_eq!(form.iter().filter(|&&d| d != 0).count(), n_clues);
+        }
     }
 
     #[test]

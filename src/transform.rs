@@ -125,6 +125,9 @@ impl Transform {
 
     /// Applies the transform: `out[r][c] = digits[src'[rows[r]][cols[c]]]` (see the
     /// type's docs). Works on puzzles and full grids alike; 0 stays 0.
+    ///
+    /// # Panics
+    /// If a cell holds a value above 9.
     pub fn apply(&self, cells: &[u8; 81]) -> [u8; 81] {
         let mut out = [0u8; 81];
         for (r, out_row) in out.chunks_exact_mut(9).enumerate() {
@@ -409,7 +412,8 @@ mod tests {
     #[test]
     fn named_elements_match_coordinates() {
         let g = parse(PUZZLE);
-        let cases: [(Transform, fn(usize, usize) -> (usize, usize)); 7] = [
+        type CellMap = fn(usize, usize) -> (usize, usize);
+        let cases: [(Transform, CellMap); 7] = [
             (Transform::rotate90(), |r, c| (c, 8 - r)),
             (Transform::rotate180(), |r, c| (8 - r, 8 - c)),
             (Transform::rotate270(), |r, c| (8 - c, r)),
