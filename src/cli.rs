@@ -65,11 +65,17 @@ impl From<CarveArg> for Carve {
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
     /// Number of puzzles (rows) to write.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
-    pub count: u64,
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..), required_unless_present = "resume")]
+    pub count: Option<u64>,
     /// Output directory of the bank (created if missing).
-    #[arg(long)]
-    pub out: PathBuf,
+    #[arg(long, required_unless_present = "resume", conflicts_with = "resume")]
+    pub out: Option<PathBuf>,
+    /// Continue an interrupted run in this bank directory, with the parameters its
+    /// manifest records; the finished bank is byte-identical to an uninterrupted run.
+    #[arg(long, value_name = "OUT", conflicts_with_all = [
+        "count", "seed", "difficulty", "bands", "fill", "carve", "variants",
+        "shard_rows", "zstd_level", "max_attempts", "force"])]
+    pub resume: Option<PathBuf>,
     /// Seed of the whole bank: the same seed and options give the same bytes.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -107,6 +113,9 @@ pub struct GenerateArgs {
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Do not record stage latencies (no OUT/histograms/), e.g. to measure their cost.
+    #[arg(long)]
+    pub no_histograms: bool,
 }
 
 #[derive(Debug, Args)]

@@ -42,4 +42,5 @@ pub mod pipeline;
 pub mod rng;
 pub mod sink;
 pub mod solve;
+pub mod timing;
 pub mod transform;

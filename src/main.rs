@@ -8,6 +8,15 @@ use sudoku_factory::cli::{Cli, Command};
 use sudoku_factory::cmd::{self, Outcome};
 
 fn main() -> ExitCode {
+    // A file-size limit (`ulimit -f`) must end the run with a clear error, not kill the
+    // process mid-write: with SIGXFSZ ignored the write fails with EFBIG instead, the
+    // sink removes its temporary file and the listed shards stay intact.
+    #[cfg(unix)]
+    // SAFETY: setting a signal's disposition to SIG_IGN at start-up, before any thread
+    // exists, has no memory-safety preconditions.
+    unsafe {
+        libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
+    }
     let cli = Cli::parse();
     let result = match &cli.command {
         Command::Generate(args) => cmd::generate::run(args),

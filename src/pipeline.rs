@@ -20,7 +20,7 @@
 use std::cell::RefCell;
 use std::collections::HashSet;
 use std::sync::mpsc;
-use std::time::{Duration, Instant};
+use std::time::{Duration, Instant, SystemTime};
 
 use rand::Rng;
 use rayon::prelude::*;
@@ -31,6 +31,7 @@ use crate::grade::BandTable;
 use crate::grid::{format_into, format_zeros_into, Cells, N_CELLS};
 use crate::rng::{item_rng, Purpose};
 use crate::sink::{BankWriter, FrameEncoder, Manifest, SinkError};
+use crate::timing::{Stage, StageRecorder, StageReport};
 use crate::transform::Transform;
 
 /// Seeds per batch of phase 1. Part of the determinism contract: changing it changes
@@ -93,6 +94,10 @@ pub struct SeedPuzzle {
     pub band: u8,
     /// Fill-and-carve attempts it took to land in the band.
     pub attempts: u32,
+    /// Time spent filling, carving (all attempts) and canonicalising this seed.
+    pub fill_time: Duration,
+    pub carve_time: Duration,
+    pub canon_time: Duration,
 }
 
 /// Counters of a finished run, for the summary.
@@ -114,18 +119,28 @@ pub fn make_seed(plan: &Plan, j: u64, round: u32) -> Result<SeedPuzzle, Pipeline
     let band = plan.selected[(j % plan.selected.len() as u64) as usize];
     let spec = &plan.bands.bands()[band];
     let mut rng = item_rng(plan.seed, Purpose::Seed, j, round);
+    let (mut fill_time, mut carve_time) = (Duration::ZERO, Duration::ZERO);
     for attempt in 1..=plan.max_attempts {
+        let t0 = Instant::now();
         let solution = fill(plan.fill, &mut rng);
+        let t1 = Instant::now();
         let target = rng.random_range(spec.lo..=spec.hi);
         let out = carve(plan.carve, &solution, target, &mut rng);
+        let t2 = Instant::now();
+        fill_time += t1 - t0;
+        carve_time += t2 - t1;
         if plan.bands.accepts(band, out.n_clues) {
+            let canonical = canonical_form(&out.puzzle);
             return Ok(SeedPuzzle {
                 puzzle: out.puzzle,
                 solution,
-                canonical: canonical_form(&out.puzzle),
+                canonical,
                 n_clues: out.n_clues,
                 band: band as u8,
                 attempts: attempt,
+                fill_time,
+                carve_time,
+                canon_time: t2.elapsed(),
             });
         }
     }
@@ -161,7 +176,7 @@ fn make_seed_batch(
     for round in 1..=MAX_ROUNDS + 1 {
         let mut dups = Vec::new();
         for &k in &pending {
-            let key = xxhash_rust::xxh3::xxh3_128(&seeds[k].canonical);
+            let key = canonical_key(&seeds[k].canonical);
             if !seen.insert(key) {
                 dups.push(k);
             }
@@ -342,16 +357,51 @@ pub struct Output {
     pub zstd_level: i32,
 }
 
-/// Runs the whole job into `writer` on the current rayon pool; `progress` is told the
-/// number of rows written so far after every block.
+/// Where a run starts: from scratch, or (`--resume`) after the rows already on disk.
+#[derive(Clone, Debug, Default)]
+pub struct Start {
+    /// First id to write; every smaller id is already in a complete shard.
+    pub id: u64,
+    /// Hashes of the canonical forms of every seed in the batches before the one that
+    /// holds `id` — the dedup state those batches left (see [`canonical_key`]).
+    pub seen: HashSet<u128>,
+}
+
+/// The key under which a seed's canonical form is remembered for deduplication.
+#[inline]
+pub fn canonical_key(canonical: &Cells) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(canonical)
+}
+
+/// The first id of the seed batch that holds `id`: a resumed run regenerates from
+/// there (the batch's seeds depend on the batches before it, not on written rows).
+pub fn batch_start_id(id: u64, variants: u32) -> u64 {
+    let k = u64::from(variants);
+    (id / k) / SEED_BATCH * SEED_BATCH * k
+}
+
+/// Per-stage recorders of the producer thread (fill, carve, canon, expand).
+struct Recorders {
+    fill: StageRecorder,
+    carve: StageRecorder,
+    canon: StageRecorder,
+    expand: StageRecorder,
+}
+
+/// Runs the whole job into `writer` on the current rayon pool, starting at `start`;
+/// `progress` is told the number of rows written so far after every block. With
+/// `histograms`, stage latencies are recorded and returned.
 pub fn run(
     plan: &Plan,
     writer: BankWriter,
     output: Output,
+    start: Start,
+    histograms: bool,
     progress: &(dyn Fn(u64) + Sync),
-) -> Result<(Summary, Manifest), PipelineError> {
+) -> Result<(Summary, Manifest, Vec<StageReport>), PipelineError> {
     let shard_rows = output.shard_rows;
     let started = Instant::now();
+    let wall = SystemTime::now();
     let n_bands = plan.bands.bands().len();
     let mut summary = Summary {
         band_rows: vec![0; n_bands],
@@ -362,23 +412,37 @@ pub fn run(
     };
     let k = u64::from(plan.variants);
     let n_seeds = plan.count.div_ceil(k);
-    // The writer runs on its own thread so compression overlaps generation; the
+    let first_batch = batch_start_id(start.id, plan.variants) / k;
+    let mut seen = start.seen;
+    let recorder = |stage| StageRecorder::new(stage, started, wall);
+    let mut rec = histograms.then(|| Recorders {
+        fill: recorder(Stage::Fill),
+        carve: recorder(Stage::Carve),
+        canon: recorder(Stage::Canon),
+        expand: recorder(Stage::Expand),
+    });
+    let mut write_rec = histograms.then(|| recorder(Stage::Write));
+    // The writer runs on its own thread so file writes overlap generation; the
     // bounded channel is what keeps memory flat. Buffers travel back for reuse.
     let (to_writer, from_pipeline) = mpsc::sync_channel::<(u64, u64, Vec<u8>)>(8);
     let (recycle, recycled) = mpsc::channel::<Vec<u8>>();
     std::thread::scope(|scope| {
+        let write_rec = &mut write_rec;
         let writer_thread = scope.spawn(move || -> Result<Manifest, SinkError> {
             let mut writer = writer;
             for (first_id, n_rows, buf) in from_pipeline {
+                let t = Instant::now();
                 writer.write_block(first_id, n_rows, &buf)?;
+                if let Some(r) = write_rec.as_mut() {
+                    r.record(t.elapsed(), n_rows);
+                }
                 let _ = recycle.send(buf);
             }
             writer.finish()
         });
         let produced = (|| -> Result<(), PipelineError> {
-            let mut seen = HashSet::new();
             let mut written = 0u64;
-            for batch_start in (0..n_seeds).step_by(SEED_BATCH as usize) {
+            for batch_start in (first_batch..n_seeds).step_by(SEED_BATCH as usize) {
                 let batch_end = n_seeds.min(batch_start + SEED_BATCH);
                 let make = |j, round| make_seed(plan, j, round);
                 let seeds = make_seed_batch(
@@ -388,22 +452,32 @@ pub fn run(
                     &mut seen,
                     &mut summary,
                 )?;
-                let ids = (batch_start * k, plan.count.min(batch_end * k));
-                for s in &seeds {
-                    summary.band_rows[s.band as usize] += k;
+                if let Some(r) = rec.as_mut() {
+                    for s in &seeds {
+                        let n = u64::from(s.attempts);
+                        r.fill.record(s.fill_time, n);
+                        r.carve.record(s.carve_time, n);
+                        r.canon.record(s.canon_time, 1);
+                    }
                 }
-                let last = &seeds[seeds.len() - 1];
-                summary.band_rows[last.band as usize] -= batch_end * k - ids.1;
-                // Format a wave of blocks in parallel, then send them in id order.
+                let ids = (start.id.max(batch_start * k), plan.count.min(batch_end * k));
+                for id_seed in (ids.0 / k)..ids.1.div_ceil(k) {
+                    let s = &seeds[(id_seed - batch_start) as usize];
+                    let rows = ids.1.min((id_seed + 1) * k) - ids.0.max(id_seed * k);
+                    summary.band_rows[s.band as usize] += rows;
+                }
+                // Format and compress a wave of blocks in parallel, then send them in
+                // id order.
                 let all = blocks(ids.0, ids.1, shard_rows);
                 for wave in all.chunks(rayon::current_num_threads() * 2) {
-                    let mut bufs: Vec<Vec<u8>> = wave
+                    let mut bufs: Vec<(Vec<u8>, Duration)> = wave
                         .iter()
-                        .map(|_| recycled.try_recv().unwrap_or_default())
+                        .map(|_| (recycled.try_recv().unwrap_or_default(), Duration::ZERO))
                         .collect();
                     wave.par_iter()
                         .zip(bufs.par_iter_mut())
-                        .try_for_each(|(b, frame)| {
+                        .try_for_each(|(b, (frame, took))| {
+                            let t = Instant::now();
                             with_scratch(output.zstd_level, |scratch| {
                                 FrameEncoder::begin_block(
                                     shard_rows,
@@ -412,14 +486,20 @@ pub fn run(
                                 );
                                 format_block(plan, b, batch_start, &seeds, &mut scratch.plain);
                                 scratch.encoder.encode(&scratch.plain, frame)
-                            })
+                            })?;
+                            *took = t.elapsed();
+                            Ok(())
                         })
                         .map_err(PipelineError::Compress)?;
-                    for (b, buf) in wave.iter().zip(bufs) {
+                    for (b, (buf, took)) in wave.iter().zip(bufs) {
+                        let n_rows = b.end_id - b.first_id;
+                        if let Some(r) = rec.as_mut() {
+                            r.expand.record(took, n_rows);
+                        }
                         to_writer
-                            .send((b.first_id, b.end_id - b.first_id, buf))
+                            .send((b.first_id, n_rows, buf))
                             .map_err(|_| PipelineError::WriterGone)?;
-                        written += b.end_id - b.first_id;
+                        written += n_rows;
                         progress(written);
                     }
                 }
@@ -439,6 +519,21 @@ pub fn run(
         summary.rows = manifest.rows;
         summary.elapsed = started.elapsed();
         Ok((summary, manifest))
+    })
+    .map(|(summary, manifest)| {
+        let mut reports = Vec::new();
+        if let Some(r) = rec {
+            reports.extend([
+                r.fill.finish(),
+                r.carve.finish(),
+                r.canon.finish(),
+                r.expand.finish(),
+            ]);
+        }
+        if let Some(w) = write_rec {
+            reports.push(w.finish());
+        }
+        (summary, manifest, reports)
     })
 }
 
@@ -469,6 +564,9 @@ mod tests {
                 n_clues: 30,
                 band: 0,
                 attempts: 1,
+                fill_time: Duration::ZERO,
+                carve_time: Duration::ZERO,
+                canon_time: Duration::ZERO,
             })
         }
     }

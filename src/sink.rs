@@ -24,13 +24,17 @@ use xxhash_rust::xxh3::Xxh3;
 pub const HEADER: &[u8] = b"id,puzzle,solution,clues,difficulty,canonical\n";
 /// Name of the manifest inside a bank directory.
 pub const MANIFEST: &str = "manifest.json";
+/// Directory of the stage histograms inside a bank directory.
+pub const HISTOGRAMS: &str = "histograms";
 
 /// Why the sink refused or failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SinkError {
     #[error("{0} already holds a bank (found {1}); pass --force to replace it")]
     Occupied(PathBuf, String),
-    #[error("{action} {path}: {source}")]
+    #[error("{0} does not match its size or checksum in the manifest; the bank cannot be resumed (check it with `sudoku-factory verify`)")]
+    Corrupt(PathBuf),
+    #[error("{action} {path}")]
     Io {
         action: &'static str,
         path: PathBuf,
@@ -155,6 +159,7 @@ pub fn shard_name(index: u64) -> String {
 
 fn is_bank_file(name: &str) -> bool {
     name == MANIFEST
+        || name == HISTOGRAMS
         || (name.starts_with("bank-") && name.ends_with(".csv.zst"))
         || (name.starts_with(".bank-") && name.ends_with(".tmp"))
         || name == ".manifest.json.tmp"
@@ -164,11 +169,18 @@ fn is_bank_file(name: &str) -> bool {
 fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SinkError> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(".{name}.tmp"));
-    let mut f = File::create(&tmp).map_err(io_err("creating", &tmp))?;
-    f.write_all(bytes).map_err(io_err("writing", &tmp))?;
-    f.sync_all().map_err(io_err("syncing", &tmp))?;
-    drop(f);
-    fs::rename(&tmp, path).map_err(io_err("renaming into place", path))?;
+    let written = (|| {
+        let mut f = File::create(&tmp).map_err(io_err("creating", &tmp))?;
+        f.write_all(bytes).map_err(io_err("writing", &tmp))?;
+        f.sync_all().map_err(io_err("syncing", &tmp))?;
+        drop(f);
+        fs::rename(&tmp, path).map_err(io_err("renaming into place", path))
+    })();
+    if written.is_err() {
+        // Never leave a half-written file behind, even a hidden one.
+        let _ = fs::remove_file(&tmp);
+    }
+    written?;
     sync_dir(dir)
 }
 
@@ -199,10 +211,14 @@ impl BankWriter {
             }
             for name in &found {
                 let path = dir.join(name);
-                fs::remove_file(&path).map_err(io_err("removing old bank file", &path))?;
+                if name == HISTOGRAMS {
+                    fs::remove_dir_all(&path).map_err(io_err("removing old histograms", &path))?;
+                } else {
+                    fs::remove_file(&path).map_err(io_err("removing old bank file", &path))?;
+                }
             }
         }
-        Ok(BankWriter {
+        let writer = BankWriter {
             manifest: Manifest {
                 tool: env!("CARGO_PKG_NAME").to_string(),
                 version: env!("CARGO_PKG_VERSION").to_string(),
@@ -213,6 +229,40 @@ impl BankWriter {
                 complete: false,
             },
             config,
+            open: None,
+        };
+        // Written before any shard, so that a run killed at any moment can be resumed.
+        writer.write_manifest()?;
+        Ok(writer)
+    }
+
+    /// Reopens a bank whose run was interrupted: keeps the shards `manifest` lists
+    /// (after checking each one's size and checksum), deletes everything else of a
+    /// bank (temporary files, a shard renamed before the manifest caught up), and
+    /// continues after the last listed shard.
+    pub fn resume(config: SinkConfig, mut manifest: Manifest) -> Result<BankWriter, SinkError> {
+        let dir = &config.dir;
+        for shard in &manifest.shards {
+            let path = dir.join(&shard.file);
+            let bytes = fs::read(&path).map_err(io_err("reading listed shard", &path))?;
+            let sum = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+            if bytes.len() as u64 != shard.bytes || sum != shard.xxh3 {
+                return Err(SinkError::Corrupt(path));
+            }
+        }
+        let listed: Vec<&str> = manifest.shards.iter().map(|s| s.file.as_str()).collect();
+        for entry in fs::read_dir(dir).map_err(io_err("reading", dir))? {
+            let entry = entry.map_err(io_err("reading", dir))?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if is_bank_file(&name) && name != MANIFEST && !listed.contains(&name.as_str()) {
+                let path = dir.join(&name);
+                fs::remove_file(&path).map_err(io_err("removing unfinished file", &path))?;
+            }
+        }
+        manifest.complete = false;
+        Ok(BankWriter {
+            config,
+            manifest,
             open: None,
         })
     }
@@ -316,6 +366,39 @@ impl BankWriter {
         self.write_manifest()?;
         Ok(self.manifest.clone())
     }
+}
+
+/// Reads `OUT/manifest.json`.
+pub fn read_manifest(dir: &Path) -> Result<Manifest, SinkError> {
+    let path = dir.join(MANIFEST);
+    let bytes = fs::read(&path).map_err(io_err("reading", &path))?;
+    serde_json::from_slice(&bytes).map_err(|e| SinkError::Io {
+        action: "parsing",
+        path,
+        source: io::Error::new(io::ErrorKind::InvalidData, e),
+    })
+}
+
+/// Writes each stage's `.hgrm` and `.hlog` under `OUT/histograms/`, atomically.
+pub fn write_histograms(
+    dir: &Path,
+    reports: &[crate::timing::StageReport],
+) -> Result<(), SinkError> {
+    if reports.is_empty() {
+        return Ok(());
+    }
+    let hist_dir = dir.join(HISTOGRAMS);
+    fs::create_dir_all(&hist_dir).map_err(io_err("creating", &hist_dir))?;
+    for r in reports {
+        let stem = r.stage.name();
+        write_atomic(
+            &hist_dir,
+            &hist_dir.join(format!("{stem}.hgrm")),
+            r.hgrm.as_bytes(),
+        )?;
+        write_atomic(&hist_dir, &hist_dir.join(format!("{stem}.hlog")), &r.hlog)?;
+    }
+    Ok(())
 }
 
 impl Drop for BankWriter {

@@ -1,67 +1,175 @@
 //! `sudoku-factory generate`: validate every option before touching the disk, then run
-//! the pipeline on a rayon pool of `--threads`, with a progress bar and a summary on
-//! stderr.
+//! the pipeline on a rayon pool of `--threads`, with a progress bar, stage histograms
+//! and a summary on stderr. `--resume OUT` rebuilds the same plan from the manifest
+//! and continues after the last complete shard.
 
-use anyhow::Context;
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde_json::json;
+use serde_json::{json, Value};
 
 use crate::cli::GenerateArgs;
 use crate::generate::{Carve, Fill};
 use crate::grade::BandTable;
-use crate::pipeline::{self, Plan, Summary};
-use crate::sink::{BankWriter, SinkConfig};
+use crate::pipeline::{self, canonical_key, Output, Plan, Start, Summary};
+use crate::sink::{self, BankWriter, Manifest, SinkConfig};
+use crate::timing;
 
 use super::Outcome;
 
+/// Everything a run needs, whether from the command line or from a manifest.
+struct Job {
+    plan: Plan,
+    output: Output,
+    dir: PathBuf,
+}
+
+impl Job {
+    /// The manifest's `params`: enough to rebuild this job exactly.
+    fn params(&self) -> Value {
+        let p = &self.plan;
+        json!({
+            "size": 9,
+            "count": p.count,
+            "seed": p.seed,
+            "variants": p.variants,
+            "fill": p.fill.name(),
+            "carve": p.carve.name(),
+            "bands": p.bands.to_string(),
+            "difficulty": p.selected.iter().map(|&i| p.bands.bands()[i].name.clone()).collect::<Vec<_>>().join(","),
+            "max_attempts": p.max_attempts,
+            "shard_rows": self.output.shard_rows,
+            "zstd_level": self.output.zstd_level,
+            "seed_batch": pipeline::SEED_BATCH,
+        })
+    }
+
+    /// Rebuilds the job a manifest was written for.
+    fn from_manifest(dir: &Path, m: &Manifest) -> anyhow::Result<Job> {
+        if m.version != env!("CARGO_PKG_VERSION") {
+            bail!(
+                "{} was written by sudoku-factory {}, this is {}; resume it with that version",
+                dir.display(),
+                m.version,
+                env!("CARGO_PKG_VERSION")
+            );
+        }
+        let p = &m.params;
+        let num = |key: &str| {
+            p[key]
+                .as_u64()
+                .with_context(|| format!("manifest.json: params.{key} is missing or not a number"))
+        };
+        let text = |key: &str| {
+            p[key]
+                .as_str()
+                .with_context(|| format!("manifest.json: params.{key} is missing or not text"))
+        };
+        if num("seed_batch")? != pipeline::SEED_BATCH {
+            bail!("manifest.json: params.seed_batch differs from this build's; the bank cannot be resumed exactly");
+        }
+        let bands = BandTable::parse(text("bands")?).context("manifest.json: params.bands")?;
+        let selected = bands
+            .select(text("difficulty")?)
+            .context("manifest.json: params.difficulty")?;
+        let fill = match text("fill")? {
+            "backtrack" => Fill::Backtrack,
+            other => bail!("manifest.json: unknown fill strategy {other:?}"),
+        };
+        let carve = match text("carve")? {
+            "minimal" => Carve::Minimal,
+            "target" => Carve::Target,
+            other => bail!("manifest.json: unknown carve strategy {other:?}"),
+        };
+        Ok(Job {
+            plan: Plan {
+                count: num("count")?,
+                seed: num("seed")?,
+                variants: u32::try_from(num("variants")?)?,
+                fill,
+                carve,
+                bands,
+                selected,
+                max_attempts: u32::try_from(num("max_attempts")?)?,
+            },
+            output: Output {
+                shard_rows: num("shard_rows")?,
+                zstd_level: i32::try_from(num("zstd_level")?)?,
+            },
+            dir: dir.to_path_buf(),
+        })
+    }
+}
+
 pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
-    let bands = BandTable::parse(&args.bands).context("--bands")?;
-    let selected = bands.select(&args.difficulty).context("--difficulty")?;
     let threads = args
         .threads
         .map(|t| t as usize)
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    let plan = Plan {
-        count: args.count,
-        seed: args.seed,
-        variants: args.variants,
-        fill: Fill::from(args.fill),
-        carve: Carve::from(args.carve),
-        bands,
-        selected,
-        max_attempts: args.max_attempts,
-    };
-    let params = json!({
-        "size": 9,
-        "count": plan.count,
-        "seed": plan.seed,
-        "variants": plan.variants,
-        "fill": plan.fill.name(),
-        "carve": plan.carve.name(),
-        "bands": plan.bands.to_string(),
-        "difficulty": plan.selected.iter().map(|&i| plan.bands.bands()[i].name.clone()).collect::<Vec<_>>(),
-        "max_attempts": plan.max_attempts,
-        "shard_rows": args.shard_rows,
-        "zstd_level": args.zstd_level,
-        "seed_batch": pipeline::SEED_BATCH,
-    });
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .context("starting the worker threads")?;
-    let writer = BankWriter::create(
-        SinkConfig {
-            dir: args.out.clone(),
-            shard_rows: args.shard_rows,
-            force: args.force,
-        },
-        params,
-    )?;
+
+    let (job, writer, start) = match &args.resume {
+        Some(dir) => {
+            let manifest = sink::read_manifest(dir)?;
+            if manifest.complete {
+                if !args.quiet {
+                    eprintln!(
+                        "sudoku-factory: {} is already complete ({} rows)",
+                        dir.display(),
+                        manifest.rows
+                    );
+                }
+                return Ok(Outcome::Clean);
+            }
+            let job = Job::from_manifest(dir, &manifest)?;
+            let start = resume_point(&job, &manifest)?;
+            let config = SinkConfig {
+                dir: dir.clone(),
+                shard_rows: job.output.shard_rows,
+                force: false,
+            };
+            let writer = BankWriter::resume(config, manifest)?;
+            (job, writer, start)
+        }
+        None => {
+            let bands = BandTable::parse(&args.bands).context("--bands")?;
+            let selected = bands.select(&args.difficulty).context("--difficulty")?;
+            let job = Job {
+                plan: Plan {
+                    count: args.count.context("--count is required")?,
+                    seed: args.seed,
+                    variants: args.variants,
+                    fill: Fill::from(args.fill),
+                    carve: Carve::from(args.carve),
+                    bands,
+                    selected,
+                    max_attempts: args.max_attempts,
+                },
+                output: Output {
+                    shard_rows: args.shard_rows,
+                    zstd_level: args.zstd_level,
+                },
+                dir: args.out.clone().context("--out is required")?,
+            };
+            let config = SinkConfig {
+                dir: job.dir.clone(),
+                shard_rows: job.output.shard_rows,
+                force: args.force,
+            };
+            let writer = BankWriter::create(config, job.params())?;
+            (job, writer, Start::default())
+        }
+    };
 
     let bar = if args.quiet {
         ProgressBar::hidden()
     } else {
-        ProgressBar::with_draw_target(Some(plan.count), ProgressDrawTarget::stderr())
+        ProgressBar::with_draw_target(Some(job.plan.count), ProgressDrawTarget::stderr())
     };
     bar.set_style(
         ProgressStyle::with_template(
@@ -70,50 +178,99 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
         .expect("the template is valid")
         .progress_chars("=> "),
     );
-    let progress = |rows: u64| bar.set_position(rows);
-    let (summary, manifest) = pool.install(|| {
+    let first = start.id;
+    bar.set_position(first);
+    let progress = |rows: u64| bar.set_position(first + rows);
+    let (summary, manifest, reports) = pool.install(|| {
         pipeline::run(
-            &plan,
+            &job.plan,
             writer,
-            pipeline::Output {
-                shard_rows: args.shard_rows,
-                zstd_level: args.zstd_level,
-            },
+            job.output,
+            start,
+            !args.no_histograms,
             &progress,
         )
     })?;
     bar.finish_and_clear();
+    sink::write_histograms(&job.dir, &reports)?;
     if !args.quiet {
         eprint!(
             "{}",
-            report(
-                &plan,
-                &summary,
-                manifest.shards.len(),
-                &args.out.display().to_string()
-            )
+            report(&job.plan, &summary, &manifest, first, &job.dir)
         );
+        if !reports.is_empty() {
+            eprint!("{}", timing::table(&reports));
+        }
     }
     Ok(Outcome::Clean)
 }
 
+/// Where a resumed run starts, and the dedup state of the seed batches before it,
+/// rebuilt from the `canonical` column of the complete shards (variant 0 of each seed).
+fn resume_point(job: &Job, manifest: &Manifest) -> anyhow::Result<Start> {
+    let id = manifest.rows;
+    if id != manifest.shards.len() as u64 * job.output.shard_rows {
+        bail!("manifest.json lists {} rows in {} shards of {}; it was not written by a run that can be resumed", id, manifest.shards.len(), job.output.shard_rows);
+    }
+    let below = pipeline::batch_start_id(id, job.plan.variants);
+    let k = u64::from(job.plan.variants);
+    let mut seen = HashSet::new();
+    for shard in manifest.shards.iter().filter(|s| s.first_id < below) {
+        let path = job.dir.join(&shard.file);
+        let file =
+            std::fs::File::open(&path).with_context(|| format!("opening {}", path.display()))?;
+        let decoder =
+            zstd::Decoder::new(file).with_context(|| format!("reading {}", path.display()))?;
+        let mut reader = csv::Reader::from_reader(decoder);
+        let mut record = csv::ByteRecord::new();
+        while reader
+            .read_byte_record(&mut record)
+            .with_context(|| format!("reading {}", path.display()))?
+        {
+            let row_id: u64 = std::str::from_utf8(&record[0])
+                .ok()
+                .and_then(|s| s.parse().ok())
+                .with_context(|| format!("{}: bad id", path.display()))?;
+            if row_id >= below {
+                break;
+            }
+            if row_id % k == 0 {
+                let column = &record[5];
+                let mut canonical = [0u8; 81];
+                if column.len() != 81 {
+                    bail!("{}: row {row_id} has no canonical form", path.display());
+                }
+                for (c, &b) in canonical.iter_mut().zip(column) {
+                    *c = b.wrapping_sub(b'0');
+                }
+                seen.insert(canonical_key(&canonical));
+            }
+        }
+    }
+    Ok(Start { id, seen })
+}
+
 /// The final summary: rows, time, rate, seeds, and per band rows and attempts.
-fn report(plan: &Plan, s: &Summary, shards: usize, out: &str) -> String {
+fn report(plan: &Plan, s: &Summary, manifest: &Manifest, first: u64, out: &Path) -> String {
     let secs = s.elapsed.as_secs_f64();
+    let made = manifest.rows - first;
     let mut text = format!(
         "sudoku-factory: wrote {} rows in {} shard(s) to {} in {:.2} s ({:.0} rows/s)\n",
-        s.rows,
-        shards,
-        out,
+        manifest.rows,
+        manifest.shards.len(),
+        out.display(),
         secs,
-        s.rows as f64 / secs.max(1e-9)
+        made as f64 / secs.max(1e-9)
     );
+    if first > 0 {
+        text += &format!("  resumed at id {first}: {made} rows made in this run\n");
+    }
     text += &format!(
-        "  seeds: {} made ({} per seed), {} dropped and replaced as duplicates by canonical form\n",
+        "  seeds: {} made ({} puzzles per seed), {} dropped and replaced as duplicates by canonical form\n",
         s.seeds, plan.variants, s.seeds_dropped
     );
     text += &format!(
-        "  {:<12} {:>12} {:>10} {:>14} {:>13}\n",
+        "  {:<16} {:>12} {:>10} {:>14} {:>13}\n",
         "band", "rows", "seeds", "attempts/seed", "max attempts"
     );
     for (i, band) in plan.bands.bands().iter().enumerate() {
@@ -121,7 +278,7 @@ fn report(plan: &Plan, s: &Summary, shards: usize, out: &str) -> String {
             continue;
         }
         text += &format!(
-            "  {:<12} {:>12} {:>10} {:>14.2} {:>13}\n",
+            "  {:<16} {:>12} {:>10} {:>14.2} {:>13}\n",
             format!("{} {}-{}", band.name, band.lo, band.hi),
             s.band_rows[i],
             s.band_seeds[i],

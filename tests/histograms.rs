@@ -1,0 +1,79 @@
+//! Stage histograms: files in HdrHistogram's own formats that another implementation
+//! reads (the Python `hdrhistogram` package, through scripts/check-hlog.py), with
+//! counts that add up to the rows written; and the stage table on stderr.
+
+mod common;
+
+use std::process::Command;
+
+use common::{factory, listing};
+
+#[test]
+fn hlog_files_decode_independently_and_count_the_rows() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    factory()
+        .args([
+            "generate",
+            "--count",
+            "20000",
+            "--variants",
+            "50",
+            "--shard-rows",
+            "4000",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("p99 µs"))
+        .stderr(predicates::str::contains("carve"));
+    let names = listing(&out.join("histograms"));
+    for stage in ["fill", "carve", "canon", "expand", "write"] {
+        assert!(
+            names.contains(&format!("{stage}.hgrm")),
+            "{stage}.hgrm missing"
+        );
+        assert!(
+            names.contains(&format!("{stage}.hlog")),
+            "{stage}.hlog missing"
+        );
+    }
+    let hgrm = std::fs::read_to_string(out.join("histograms/expand.hgrm")).unwrap();
+    assert!(hgrm.contains("Total count    =        20000"), "{hgrm}");
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/check-hlog.py");
+    let run = Command::new("python3")
+        .arg(script)
+        .arg(&out)
+        .output()
+        .expect("python3 runs");
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(
+        run.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&run.stderr)
+    );
+    assert!(stdout.contains("write   intervals="), "{stdout}");
+    assert!(stdout.contains("count=20000"), "{stdout}");
+    // The script can fail: claim a different row count and it must say so.
+    let wrong = Command::new("python3")
+        .arg(script)
+        .arg(&out)
+        .args(["--rows", "19999"])
+        .output()
+        .unwrap();
+    assert_eq!(wrong.status.code(), Some(1));
+}
+
+#[test]
+fn no_histograms_means_no_histogram_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    factory()
+        .args(["generate", "--count", "50", "--no-histograms", "-q"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    assert_eq!(listing(&out), ["bank-00000.csv.zst", "manifest.json"]);
+}
