@@ -94,8 +94,9 @@ pub struct GenerateArgs {
     /// How to carve puzzles out of them.
     #[arg(long, value_enum, default_value_t = CarveArg::Target)]
     pub carve: CarveArg,
-    /// Puzzles made from each seed by symmetry transforms (1 = seeds only).
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Puzzles made from each seed by symmetry transforms (1 = seeds only; at most
+    /// 65536, so that one seed's variants fit in one block of work).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub variants: u32,
     /// Rows per shard (the last shard is shorter).
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]

@@ -277,15 +277,18 @@ struct Block {
     end_id: u64,
 }
 
-/// Cuts ids `[start, end)` into blocks of at most [`BLOCK_ROWS`] that never cross a
-/// shard boundary.
-fn blocks(start: u64, end: u64, shard_rows: u64) -> Vec<Block> {
+/// Cuts ids `[start, end)` into blocks that never cross a shard boundary and, where
+/// they can, hold whole seeds (`k` rows each, about [`BLOCK_ROWS`] rows per block):
+/// the variants of a seed are drawn in sequence (each is deduplicated against the
+/// earlier ones), so a block that starts inside a seed must redraw its first variants.
+fn blocks(start: u64, end: u64, shard_rows: u64, k: u64) -> Vec<Block> {
+    let seeds_per_block = (BLOCK_ROWS / k).max(1);
     let mut out = Vec::new();
     let mut id = start;
     while id < end {
         let stop = end
             .min(BankWriter::next_boundary(shard_rows, id))
-            .min(id + BLOCK_ROWS);
+            .min((id / k + seeds_per_block) * k);
         out.push(Block {
             first_id: id,
             end_id: stop,
@@ -468,7 +471,7 @@ pub fn run(
                 }
                 // Format and compress a wave of blocks in parallel, then send them in
                 // id order.
-                let all = blocks(ids.0, ids.1, shard_rows);
+                let all = blocks(ids.0, ids.1, shard_rows, k);
                 for wave in all.chunks(rayon::current_num_threads() * 2) {
                     let mut bufs: Vec<(Vec<u8>, Duration)> = wave
                         .iter()
@@ -613,15 +616,19 @@ mod tests {
 
     #[test]
     fn blocks_cover_the_range_without_crossing_shards() {
-        let bs = blocks(0, 10_000, 3000);
-        assert_eq!(bs.first().unwrap().first_id, 0);
-        assert_eq!(bs.last().unwrap().end_id, 10_000);
-        for w in bs.windows(2) {
-            assert_eq!(w[0].end_id, w[1].first_id);
-        }
-        for b in &bs {
-            assert_eq!(b.first_id / 3000, (b.end_id - 1) / 3000);
-            assert!(b.end_id - b.first_id <= BLOCK_ROWS);
+        for (k, max_rows) in [(1, BLOCK_ROWS), (7, BLOCK_ROWS), (1000, BLOCK_ROWS), (50_000, 50_000)] {
+            let bs = blocks(5, 200_000, 30_000, k);
+            assert_eq!(bs.first().unwrap().first_id, 5);
+            assert_eq!(bs.last().unwrap().end_id, 200_000);
+            for w in bs.windows(2) {
+                assert_eq!(w[0].end_id, w[1].first_id);
+            }
+            for b in &bs {
+                assert_eq!(b.first_id / 30_000, (b.end_id - 1) / 30_000, "k={k}");
+                assert!(b.end_id - b.first_id <= max_rows, "k={k}");
+                // A block ends on a seed boundary unless a shard or the range ends there.
+                assert!(b.end_id % k == 0 || b.end_id % 30_000 == 0 || b.end_id == 200_000, "k={k}");
+            }
         }
     }
 }
