@@ -35,6 +35,8 @@ fn generate(plan: &Plan, threads: usize, histograms: bool) -> u64 {
     let output = Output {
         shard_rows: 1_000_000,
         zstd_level: 3,
+        workers: 1,
+        worker: 0,
     };
     let config = SinkConfig {
         dir: dir.path().to_path_buf(),
@@ -42,7 +44,10 @@ fn generate(plan: &Plan, threads: usize, histograms: bool) -> u64 {
         force: false,
     };
     let writer = BankWriter::create(config, serde_json::Value::Null).expect("an empty directory");
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().expect("threads");
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("threads");
     let (summary, _, _) = pool
         .install(|| run(plan, writer, output, Start::default(), histograms, &|_| {}))
         .expect("the run succeeds");
@@ -55,9 +60,13 @@ fn seeds(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(p.count));
     for threads in [1, 2] {
-        g.bench_function(format!("threads-{threads}"), |b| b.iter(|| generate(&p, threads, true)));
+        g.bench_function(format!("threads-{threads}"), |b| {
+            b.iter(|| generate(&p, threads, true))
+        });
     }
-    g.bench_function("threads-2-no-histograms", |b| b.iter(|| generate(&p, 2, false)));
+    g.bench_function("threads-2-no-histograms", |b| {
+        b.iter(|| generate(&p, 2, false))
+    });
     g.finish();
 }
 
@@ -67,7 +76,9 @@ fn expand(c: &mut Criterion) {
     g.sample_size(10);
     g.throughput(Throughput::Elements(p.count));
     g.bench_function("threads-2", |b| b.iter(|| generate(&p, 2, true)));
-    g.bench_function("threads-2-no-histograms", |b| b.iter(|| generate(&p, 2, false)));
+    g.bench_function("threads-2-no-histograms", |b| {
+        b.iter(|| generate(&p, 2, false))
+    });
     g.finish();
 }
 

@@ -114,6 +114,15 @@ pub struct GenerateArgs {
     /// No progress bar and no summary.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Split the bank across N independent processes (a Slurm job array, a Kubernetes
+    /// Indexed Job, GNU parallel): each writes only its own shards (K, K+N, ...) with the
+    /// bytes a single run would write. Combine the outputs with `merge` or by copying.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "resume")]
+    pub workers: u64,
+    /// This process's index in 0..N (default: $SLURM_ARRAY_TASK_ID, else
+    /// $JOB_COMPLETION_INDEX).
+    #[arg(long, conflicts_with = "resume")]
+    pub worker: Option<u64>,
     /// Do not record stage latencies (no OUT/histograms/), e.g. to measure their cost.
     #[arg(long)]
     pub no_histograms: bool,

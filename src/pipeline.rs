@@ -358,16 +358,30 @@ fn with_scratch<T>(
 pub struct Output {
     pub shard_rows: u64,
     pub zstd_level: i32,
+    /// This process makes only the shards `s` with `s % workers == worker`
+    /// (`--workers N --worker K`); 1 and 0 for a whole bank.
+    pub workers: u64,
+    pub worker: u64,
+}
+
+impl Output {
+    /// True when shard `index` is this worker's to write.
+    pub fn owns(&self, shard_index: u64) -> bool {
+        shard_index % self.workers == self.worker
+    }
 }
 
 /// Where a run starts: from scratch, or (`--resume`) after the rows already on disk.
 #[derive(Clone, Debug, Default)]
 pub struct Start {
-    /// First id to write; every smaller id is already in a complete shard.
+    /// First id to write; every smaller id is already in a complete shard (or, for a
+    /// worker, in another worker's shard).
     pub id: u64,
     /// Hashes of the canonical forms of every seed in the batches before the one that
-    /// holds `id` — the dedup state those batches left (see [`canonical_key`]).
-    pub seen: HashSet<u128>,
+    /// holds `id` — the dedup state those batches left (see [`canonical_key`]). `None`
+    /// when that state is not at hand (a worker's other shards are elsewhere): the
+    /// seed batches are then recomputed from the first, which gives the same state.
+    pub seen: Option<HashSet<u128>>,
 }
 
 /// The key under which a seed's canonical form is remembered for deduplication.
@@ -415,8 +429,10 @@ pub fn run(
     };
     let k = u64::from(plan.variants);
     let n_seeds = plan.count.div_ceil(k);
-    let first_batch = batch_start_id(start.id, plan.variants) / k;
-    let mut seen = start.seen;
+    let (first_batch, mut seen) = match start.seen {
+        Some(seen) => (batch_start_id(start.id, plan.variants) / k, seen),
+        None => (0, HashSet::new()),
+    };
     let recorder = |stage| StageRecorder::new(stage, started, wall);
     let mut rec = histograms.then(|| Recorders {
         fill: recorder(Stage::Fill),
@@ -464,14 +480,18 @@ pub fn run(
                     }
                 }
                 let ids = (start.id.max(batch_start * k), plan.count.min(batch_end * k));
-                for id_seed in (ids.0 / k)..ids.1.div_ceil(k) {
-                    let s = &seeds[(id_seed - batch_start) as usize];
-                    let rows = ids.1.min((id_seed + 1) * k) - ids.0.max(id_seed * k);
-                    summary.band_rows[s.band as usize] += rows;
-                }
                 // Format and compress a wave of blocks in parallel, then send them in
-                // id order.
-                let all = blocks(ids.0, ids.1, shard_rows, k);
+                // id order. A worker keeps only the blocks of its own shards; it still
+                // made every seed above, because later seeds depend on them.
+                let mut all = blocks(ids.0, ids.1, shard_rows, k);
+                all.retain(|b| output.owns(b.first_id / shard_rows));
+                for b in &all {
+                    for j in (b.first_id / k)..b.end_id.div_ceil(k) {
+                        let band = seeds[(j - batch_start) as usize].band as usize;
+                        summary.band_rows[band] +=
+                            b.end_id.min((j + 1) * k) - b.first_id.max(j * k);
+                    }
+                }
                 for wave in all.chunks(rayon::current_num_threads() * 2) {
                     let mut bufs: Vec<(Vec<u8>, Duration)> = wave
                         .iter()
@@ -616,7 +636,12 @@ mod tests {
 
     #[test]
     fn blocks_cover_the_range_without_crossing_shards() {
-        for (k, max_rows) in [(1, BLOCK_ROWS), (7, BLOCK_ROWS), (1000, BLOCK_ROWS), (50_000, 50_000)] {
+        for (k, max_rows) in [
+            (1, BLOCK_ROWS),
+            (7, BLOCK_ROWS),
+            (1000, BLOCK_ROWS),
+            (50_000, 50_000),
+        ] {
             let bs = blocks(5, 200_000, 30_000, k);
             assert_eq!(bs.first().unwrap().first_id, 5);
             assert_eq!(bs.last().unwrap().end_id, 200_000);
@@ -627,7 +652,10 @@ mod tests {
                 assert_eq!(b.first_id / 30_000, (b.end_id - 1) / 30_000, "k={k}");
                 assert!(b.end_id - b.first_id <= max_rows, "k={k}");
                 // A block ends on a seed boundary unless a shard or the range ends there.
-                assert!(b.end_id % k == 0 || b.end_id % 30_000 == 0 || b.end_id == 200_000, "k={k}");
+                assert!(
+                    b.end_id % k == 0 || b.end_id % 30_000 == 0 || b.end_id == 200_000,
+                    "k={k}"
+                );
             }
         }
     }

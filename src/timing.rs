@@ -118,7 +118,7 @@ impl StageRecorder {
     /// Writes the interval histogram so far into the log and starts a new one.
     fn cut_interval(&mut self) {
         let now = Instant::now();
-        if self.interval.len() > 0 {
+        if !self.interval.is_empty() {
             let mut builder = IntervalLogWriterBuilder::new();
             if !self.started_log {
                 builder
@@ -195,7 +195,7 @@ pub fn percentile_distribution(h: &Histogram<u64>, scale: f64) -> String {
         "{:>12} {:>14} {:>10} {:>14}\n",
         "Value", "Percentile", "TotalCount", "1/(1-Percentile)"
     );
-    if h.len() == 0 {
+    if h.is_empty() {
         return out;
     }
     let mut total = 0u64;

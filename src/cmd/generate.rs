@@ -43,6 +43,8 @@ impl Job {
             "shard_rows": self.output.shard_rows,
             "zstd_level": self.output.zstd_level,
             "seed_batch": pipeline::SEED_BATCH,
+            "workers": self.output.workers,
+            "worker": self.output.worker,
         })
     }
 
@@ -97,6 +99,8 @@ impl Job {
             output: Output {
                 shard_rows: num("shard_rows")?,
                 zstd_level: i32::try_from(num("zstd_level")?)?,
+                workers: p["workers"].as_u64().unwrap_or(1),
+                worker: p["worker"].as_u64().unwrap_or(0),
             },
             dir: dir.to_path_buf(),
         })
@@ -153,6 +157,8 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
                 output: Output {
                     shard_rows: args.shard_rows,
                     zstd_level: args.zstd_level,
+                    workers: args.workers,
+                    worker: worker_index(args)?,
                 },
                 dir: args.out.clone().context("--out is required")?,
             };
@@ -207,10 +213,24 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
 
 /// Where a resumed run starts, and the dedup state of the seed batches before it,
 /// rebuilt from the `canonical` column of the complete shards (variant 0 of each seed).
+/// A worker's earlier seeds are in other workers' shards: it recomputes them instead.
 fn resume_point(job: &Job, manifest: &Manifest) -> anyhow::Result<Start> {
-    let id = manifest.rows;
-    if id != manifest.shards.len() as u64 * job.output.shard_rows {
-        bail!("manifest.json lists {} rows in {} shards of {}; it was not written by a run that can be resumed", id, manifest.shards.len(), job.output.shard_rows);
+    let out = &job.output;
+    let n_shards = job.plan.count.div_ceil(out.shard_rows);
+    let mut owned = (0..n_shards).filter(|&s| out.owns(s));
+    for listed in &manifest.shards {
+        let expected = owned.next().map(sink::shard_name);
+        if expected.as_deref() != Some(listed.file.as_str()) {
+            bail!(
+                "manifest.json lists {} where {} was expected; it was not written by a run that can be resumed",
+                listed.file,
+                expected.unwrap_or_else(|| "no further shard".into())
+            );
+        }
+    }
+    let id = owned.next().map_or(job.plan.count, |s| s * out.shard_rows);
+    if out.workers > 1 {
+        return Ok(Start { id, seen: None });
     }
     let below = pipeline::batch_start_id(id, job.plan.variants);
     let k = u64::from(job.plan.variants);
@@ -247,7 +267,40 @@ fn resume_point(job: &Job, manifest: &Manifest) -> anyhow::Result<Start> {
             }
         }
     }
-    Ok(Start { id, seen })
+    Ok(Start {
+        id,
+        seen: Some(seen),
+    })
+}
+
+/// `--worker`, or the index a cluster scheduler gives an array task.
+fn worker_index(args: &GenerateArgs) -> anyhow::Result<u64> {
+    let from_env = || {
+        ["SLURM_ARRAY_TASK_ID", "JOB_COMPLETION_INDEX"]
+            .iter()
+            .find_map(|var| {
+                std::env::var(var).ok().map(|v| {
+                    v.trim()
+                        .parse::<u64>()
+                        .with_context(|| format!("${var}={v:?} is not a worker index"))
+                })
+            })
+    };
+    let worker = match args.worker {
+        Some(k) => k,
+        None if args.workers == 1 => 0,
+        None => from_env().transpose()?.context(
+            "--workers needs --worker K (or $SLURM_ARRAY_TASK_ID / $JOB_COMPLETION_INDEX)",
+        )?,
+    };
+    if worker >= args.workers {
+        bail!(
+            "--worker {worker} is out of range for --workers {} (0..{})",
+            args.workers,
+            args.workers - 1
+        );
+    }
+    Ok(worker)
 }
 
 /// The final summary: rows, time, rate, seeds, and per band rows and attempts.

@@ -1,0 +1,115 @@
+//! Deterministic workers: N processes, each writing its own shards, together make
+//! exactly the bank one process makes.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::process::Command;
+
+use common::factory;
+use sudoku_factory::sink::read_manifest;
+
+const ARGS: [&str; 8] = [
+    "--count",
+    "12000",
+    "--variants",
+    "4",
+    "--shard-rows",
+    "1000",
+    "--seed",
+    "21",
+];
+
+/// file name -> (rows, bytes, xxh3) from a manifest.
+fn records(dir: &Path) -> BTreeMap<String, (u64, u64, String)> {
+    let m = read_manifest(dir).unwrap();
+    assert!(m.complete, "{} is not complete", dir.display());
+    m.shards
+        .into_iter()
+        .map(|s| (s.file, (s.rows, s.bytes, s.xxh3)))
+        .collect()
+}
+
+#[test]
+fn three_worker_processes_make_the_single_process_bank() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = dir.path().join("single");
+    factory()
+        .arg("generate")
+        .args(ARGS)
+        .arg("--out")
+        .arg(&single)
+        .arg("-q")
+        .assert()
+        .success();
+
+    // Three real processes at once; worker 2 learns its index from the environment
+    // as a Kubernetes Indexed Job would give it.
+    let bin = assert_cmd::cargo::cargo_bin("sudoku-factory");
+    let children: Vec<_> = (0..3)
+        .map(|k| {
+            let mut cmd = Command::new(&bin);
+            cmd.arg("generate")
+                .args(ARGS)
+                .args(["--workers", "3", "-q", "--out"]);
+            cmd.arg(dir.path().join(format!("w{k}")));
+            if k == 2 {
+                cmd.env("JOB_COMPLETION_INDEX", "2");
+            } else {
+                cmd.args(["--worker", &k.to_string()]);
+            }
+            cmd.spawn().unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let mut union = BTreeMap::new();
+    for k in 0..3 {
+        let w = dir.path().join(format!("w{k}"));
+        let recs = records(&w);
+        assert_eq!(recs.len(), 4, "worker {k} should own 4 of 12 shards");
+        for (file, rec) in recs {
+            let index: u64 = file[5..10].parse().unwrap();
+            assert_eq!(index % 3, k, "{file} is not worker {k}'s");
+            assert_eq!(
+                std::fs::read(w.join(&file)).unwrap(),
+                std::fs::read(single.join(&file)).unwrap()
+            );
+            assert!(union.insert(file, rec).is_none());
+        }
+    }
+    assert_eq!(union, records(&single));
+}
+
+#[test]
+fn a_worker_index_out_of_range_or_missing_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("w");
+    factory()
+        .args([
+            "generate",
+            "--count",
+            "10",
+            "--workers",
+            "3",
+            "--worker",
+            "3",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("out of range"));
+    factory()
+        .args(["generate", "--count", "10", "--workers", "3"])
+        .env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--workers needs --worker"));
+    assert!(!out.exists());
+}
