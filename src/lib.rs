@@ -18,6 +18,7 @@
 //! * [`pipeline`] — rayon wiring and ordering: seeds, deduplication, expansion,
 //!   blocks of rows to the writer thread. No puzzle logic.
 //! * [`sink`] — shards and manifest: the only place that writes bank files.
+//! * [`bank`] — reading a bank back: the manifest and a streaming shard row reader.
 //! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
 //!   subcommand, the I/O edge.
 //!
@@ -28,10 +29,12 @@
 //!   handed.
 //! * Hot paths (solver, carve, transform, canonical form, row formatting) allocate
 //!   nothing per puzzle and take no lock per row.
+//! * `bank` only reads a bank.
 //! * Only `sink` creates, renames or deletes bank files; a file under a final name is
 //!   always complete.
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 
+pub mod bank;
 pub mod canon;
 pub mod cli;
 pub mod cmd;
