@@ -19,6 +19,7 @@
 //!   blocks of rows to the writer thread. No puzzle logic.
 //! * [`sink`] — shards and manifest: the only place that writes bank files.
 //! * [`bank`] — reading a bank back: the manifest and a streaming shard row reader.
+//! * [`verify`] — the checks of `verify` as pure functions (manifest, shard, ids, rows).
 //! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
 //!   subcommand, the I/O edge.
 //!
@@ -29,7 +30,8 @@
 //!   handed.
 //! * Hot paths (solver, carve, transform, canonical form, row formatting) allocate
 //!   nothing per puzzle and take no lock per row.
-//! * `bank` only reads a bank.
+//! * `bank` and `verify` only read a bank; `verify` does no I/O (`cmd::verify`
+//!   feeds it rows and file digests).
 //! * Only `sink` creates, renames or deletes bank files; a file under a final name is
 //!   always complete.
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
@@ -46,3 +48,4 @@ pub mod rng;
 pub mod sink;
 pub mod solve;
 pub mod transform;
+pub mod verify;

@@ -6,6 +6,7 @@ pub mod canon;
 pub mod generate;
 pub mod solve;
 pub mod transform;
+pub mod verify;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};
