@@ -29,6 +29,8 @@ pub enum Command {
     Transform(TransformArgs),
     /// Check a bank against its manifest and every row against the rules (exit 1 on any defect).
     Verify(VerifyArgs),
+    /// Summarise a bank: rows per band, clue counts, canonical forms, stage latencies; write an SVG chart.
+    Stats(StatsArgs),
 }
 
 /// A fill strategy (SEEDS.md).
@@ -140,6 +142,19 @@ pub struct VerifyArgs {
     /// No progress bar and no summary when clean; defects are still printed.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Directory of the bank (the --out of generate).
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+    /// Where to write the SVG chart (default: OUT/stats.svg).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
 }
 
 #[cfg(test)]

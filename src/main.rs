@@ -15,6 +15,7 @@ fn main() -> ExitCode {
         Command::Canon(args) => cmd::canon::run(args),
         Command::Transform(args) => cmd::transform::run(args),
         Command::Verify(args) => cmd::verify::run(args),
+        Command::Stats(args) => cmd::stats::run(args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -5,6 +5,7 @@
 pub mod canon;
 pub mod generate;
 pub mod solve;
+pub mod stats;
 pub mod transform;
 pub mod verify;
 
