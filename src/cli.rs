@@ -27,6 +27,10 @@ pub enum Command {
     Canon(InputArgs),
     /// Print random equivalent puzzles (symmetry transforms) of each input line.
     Transform(TransformArgs),
+    /// Check a bank against its manifest and every row against the rules (exit 1 on any defect).
+    Verify(VerifyArgs),
+    /// Summarise a bank: rows per band, clue counts, canonical forms, stage latencies; write an SVG chart.
+    Stats(StatsArgs),
 }
 
 /// A fill strategy (SEEDS.md).
@@ -144,6 +148,32 @@ pub struct TransformArgs {
     pub count: u32,
     /// Input file with one puzzle per line; `-` or nothing reads standard input.
     pub input: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Directory of the bank (the --out of generate).
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+    /// No progress bar and no summary when clean; defects are still printed.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+#[derive(Debug, Args)]
+pub struct StatsArgs {
+    /// Directory of the bank (the --out of generate).
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+    /// Where to write the SVG chart (default: OUT/stats.svg).
+    #[arg(long, value_name = "FILE")]
+    pub svg: Option<PathBuf>,
+    /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
 }
 
 #[cfg(test)]

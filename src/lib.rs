@@ -18,6 +18,10 @@
 //! * [`pipeline`] — rayon wiring and ordering: seeds, deduplication, expansion,
 //!   blocks of rows to the writer thread. No puzzle logic.
 //! * [`sink`] — shards and manifest: the only place that writes bank files.
+//! * [`bank`] — reading a bank back: the manifest and a streaming shard row reader.
+//! * [`verify`] — the checks of `verify` as pure functions (manifest, shard, ids, rows).
+//! * [`stats`] — summaries of a bank (bands, clue counts, canonical forms, stage
+//!   latencies from `OUT/histograms/`) and their SVG chart, rendered in memory.
 //! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
 //!   subcommand, the I/O edge.
 //!
@@ -28,10 +32,13 @@
 //!   handed.
 //! * Hot paths (solver, carve, transform, canonical form, row formatting) allocate
 //!   nothing per puzzle and take no lock per row.
+//! * `bank`, `verify` and `stats` only read a bank; `verify` and `stats` do no I/O
+//!   (their commands in `cmd` feed them rows and files).
 //! * Only `sink` creates, renames or deletes bank files; a file under a final name is
 //!   always complete.
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 
+pub mod bank;
 pub mod canon;
 pub mod cli;
 pub mod cmd;
@@ -42,5 +49,7 @@ pub mod pipeline;
 pub mod rng;
 pub mod sink;
 pub mod solve;
+pub mod stats;
 pub mod timing;
 pub mod transform;
+pub mod verify;

@@ -23,6 +23,8 @@ fn main() -> ExitCode {
         Command::Solve(args) => cmd::solve::run(args),
         Command::Canon(args) => cmd::canon::run(args),
         Command::Transform(args) => cmd::transform::run(args),
+        Command::Verify(args) => cmd::verify::run(args),
+        Command::Stats(args) => cmd::stats::run(args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

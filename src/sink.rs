@@ -368,17 +368,6 @@ impl BankWriter {
     }
 }
 
-/// Reads `OUT/manifest.json`.
-pub fn read_manifest(dir: &Path) -> Result<Manifest, SinkError> {
-    let path = dir.join(MANIFEST);
-    let bytes = fs::read(&path).map_err(io_err("reading", &path))?;
-    serde_json::from_slice(&bytes).map_err(|e| SinkError::Io {
-        action: "parsing",
-        path,
-        source: io::Error::new(io::ErrorKind::InvalidData, e),
-    })
-}
-
 /// Writes each stage's `.hgrm` and `.hlog` under `OUT/histograms/`, atomically.
 pub fn write_histograms(
     dir: &Path,

@@ -10,7 +10,8 @@ use std::time::{Duration, Instant};
 
 use common::{factory, listing};
 use predicates::prelude::*;
-use sudoku_factory::sink::{read_manifest, Manifest};
+use sudoku_factory::bank::read_manifest;
+use sudoku_factory::sink::Manifest;
 
 const ARGS: [&str; 8] = [
     "--count",

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::factory;
-use sudoku_factory::sink::read_manifest;
+use sudoku_factory::bank::read_manifest;
 
 const ARGS: [&str; 8] = [
     "--count",

@@ -10,6 +10,7 @@ use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
+use crate::bank::ShardReader;
 use crate::cli::GenerateArgs;
 use crate::generate::{Carve, Fill};
 use crate::grade::BandTable;
@@ -119,7 +120,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
 
     let (job, writer, start) = match &args.resume {
         Some(dir) => {
-            let manifest = sink::read_manifest(dir)?;
+            let manifest = crate::bank::read_manifest(dir)?;
             if manifest.complete {
                 if !args.quiet {
                     eprintln!(
@@ -236,33 +237,17 @@ fn resume_point(job: &Job, manifest: &Manifest) -> anyhow::Result<Start> {
     let k = u64::from(job.plan.variants);
     let mut seen = HashSet::new();
     for shard in manifest.shards.iter().filter(|s| s.first_id < below) {
-        let path = job.dir.join(&shard.file);
-        let file =
-            std::fs::File::open(&path).with_context(|| format!("opening {}", path.display()))?;
-        let decoder =
-            zstd::Decoder::new(file).with_context(|| format!("reading {}", path.display()))?;
-        let mut reader = csv::Reader::from_reader(decoder);
-        let mut record = csv::ByteRecord::new();
-        while reader
-            .read_byte_record(&mut record)
-            .with_context(|| format!("reading {}", path.display()))?
-        {
-            let row_id: u64 = std::str::from_utf8(&record[0])
-                .ok()
-                .and_then(|s| s.parse().ok())
-                .with_context(|| format!("{}: bad id", path.display()))?;
-            if row_id >= below {
+        let mut reader = ShardReader::open(&job.dir.join(&shard.file))?;
+        reader.read_header()?;
+        while let Some(row) = reader.next_row() {
+            let row = row?.map_err(|e| anyhow::anyhow!("{}: {e}", shard.file))?;
+            if row.id >= below {
                 break;
             }
-            if row_id % k == 0 {
-                let column = &record[5];
-                let mut canonical = [0u8; 81];
-                if column.len() != 81 {
-                    bail!("{}: row {row_id} has no canonical form", path.display());
-                }
-                for (c, &b) in canonical.iter_mut().zip(column) {
-                    *c = b.wrapping_sub(b'0');
-                }
+            if row.id % k == 0 {
+                let canonical = row.canonical.with_context(|| {
+                    format!("{}: row {} has no canonical form", shard.file, row.id)
+                })?;
                 seen.insert(canonical_key(&canonical));
             }
         }

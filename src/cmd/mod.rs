@@ -5,7 +5,9 @@
 pub mod canon;
 pub mod generate;
 pub mod solve;
+pub mod stats;
 pub mod transform;
+pub mod verify;
 
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Write};

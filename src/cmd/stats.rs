@@ -1,0 +1,127 @@
+//! `sudoku-factory stats OUT [--svg FILE]`: read every row of a bank (shards in
+//! parallel) and print a summary on stdout — rows per band, the clue distribution,
+//! distinct canonical forms and, when `OUT/histograms/` exists, stage latencies —
+//! then write the SVG chart (default `OUT/stats.svg`). The summary is the data this
+//! command was asked for, so it goes to stdout; warnings go to stderr.
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::Context;
+use rayon::prelude::*;
+
+use crate::bank::{self, ShardReader};
+use crate::cli::StatsArgs;
+use crate::grade::BandTable;
+use crate::stats::{self, BankStats, RatePoint, StageLatency};
+
+use super::Outcome;
+
+/// The directory the generator writes its HdrHistogram files to.
+const HISTOGRAMS: &str = "histograms";
+
+pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
+    let dir = &args.out;
+    let manifest = bank::read_manifest(dir)?;
+    let table = manifest
+        .params
+        .get("bands")
+        .and_then(|b| b.as_str())
+        .and_then(|spec| BandTable::parse(spec).ok());
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, |t| t as usize))
+        .build()
+        .context("starting the worker threads")?;
+
+    let per_shard: Vec<(BankStats, Vec<String>)> = pool.install(|| {
+        manifest
+            .shards
+            .par_iter()
+            .map(|record| read_shard(&dir.join(&record.file)))
+            .collect()
+    });
+    let mut total = BankStats::new();
+    let mut problems = Vec::new();
+    for (s, p) in per_shard {
+        total.merge(s);
+        problems.extend(p);
+    }
+    for p in &problems {
+        eprintln!("sudoku-factory: warning: {p}");
+    }
+
+    let (latencies, rates) = read_histograms(&dir.join(HISTOGRAMS));
+    print!("{}", stats::render_text(&total, table.as_ref(), &latencies));
+
+    let svg_path = args.svg.clone().unwrap_or_else(|| dir.join("stats.svg"));
+    let svg =
+        stats::render_svg(&total, &rates).map_err(|e| anyhow::anyhow!("drawing the chart: {e}"))?;
+    fs::write(&svg_path, svg).with_context(|| format!("writing {}", svg_path.display()))?;
+    eprintln!("sudoku-factory: wrote {}", svg_path.display());
+    Ok(if problems.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Defects
+    })
+}
+
+/// The counts of one shard, and what could not be read (malformed rows are
+/// skipped; `verify` is the command that judges them).
+fn read_shard(path: &Path) -> (BankStats, Vec<String>) {
+    let mut stats = BankStats::new();
+    let mut problems = Vec::new();
+    let mut reader = match ShardReader::open(path) {
+        Ok(r) => r,
+        Err(e) => return (stats, vec![e.to_string()]),
+    };
+    let mut malformed = 0u64;
+    while let Some(item) = reader.next_row() {
+        match item {
+            Ok(Ok(row)) => stats.add(&row),
+            Ok(Err(_)) => malformed += 1,
+            Err(e) => {
+                problems.push(e.to_string());
+                break;
+            }
+        }
+    }
+    if malformed > 0 {
+        problems.push(format!(
+            "{}: {malformed} malformed row(s) skipped (run `sudoku-factory verify`)",
+            path.display()
+        ));
+    }
+    (stats, problems)
+}
+
+/// Latencies (and rates over time) of every stage that has a histogram file; a
+/// missing directory or file just means no such section. Unreadable files are
+/// reported on stderr and skipped.
+fn read_histograms(dir: &Path) -> (Vec<StageLatency>, Vec<(String, Vec<RatePoint>)>) {
+    let mut latencies = Vec::new();
+    let mut rates = Vec::new();
+    if !dir.is_dir() {
+        return (latencies, rates);
+    }
+    for stage in stats::STAGES {
+        let hlog = dir.join(format!("{stage}.hlog"));
+        if let Ok(bytes) = fs::read(&hlog) {
+            match stats::read_hlog(stage, &bytes) {
+                Ok((latency, points)) => {
+                    latencies.push(latency);
+                    rates.push((stage.to_string(), points));
+                    continue;
+                }
+                Err(e) => eprintln!("sudoku-factory: warning: {}: {e}", hlog.display()),
+            }
+        }
+        let hgrm = dir.join(format!("{stage}.hgrm"));
+        if let Ok(text) = fs::read_to_string(&hgrm) {
+            match stats::read_hgrm(stage, &text, 1000.0) {
+                Ok(latency) => latencies.push(latency),
+                Err(e) => eprintln!("sudoku-factory: warning: {}: {e}", hgrm.display()),
+            }
+        }
+    }
+    (latencies, rates)
+}

@@ -1,0 +1,329 @@
+//! `sudoku-factory verify OUT`: read a whole bank back and check it against its
+//! manifest and against the rules of a row (the checks live in [`crate::verify`]).
+//!
+//! Shards are checked in parallel, and inside a shard rows are read in chunks by one
+//! thread (reading is cheap) and checked in parallel (solving and the canonical form
+//! are not). Duplicate puzzles are found across the whole bank with one map of 128-bit
+//! puzzle hashes, filled once per chunk so that no lock is taken per row. Exit code 0
+//! when clean, 1 on any defect, 2 when the bank cannot be read at all.
+
+use std::collections::{BTreeMap, HashMap};
+use std::hash::{BuildHasherDefault, Hasher};
+use std::path::Path;
+use std::sync::Mutex;
+
+use anyhow::Context;
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::bank::{self, Row, RowError, ShardReader};
+use crate::cli::VerifyArgs;
+use crate::grade::BandTable;
+use crate::sink::ShardRecord;
+use crate::verify::{self, Defect, Finding, IdSequence};
+
+use super::Outcome;
+
+/// Rows read before a chunk is checked in parallel: large enough to feed every
+/// core, small enough that the reader thread's buffer stays a few hundred KiB.
+const CHUNK: usize = 2048;
+/// Defect lines printed per kind; the counts are always complete.
+const SHOWN_PER_KIND: usize = 20;
+
+/// The keys are already 128-bit hashes: hashing them again would be wasted work.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(b);
+        }
+    }
+    fn write_u128(&mut self, key: u128) {
+        self.0 = key as u64;
+    }
+}
+
+/// Puzzle hash -> the smallest id seen with it.
+type Seen = Mutex<HashMap<u128, u64, BuildHasherDefault<KeyHasher>>>;
+
+/// Defects found so far: every count, and the first few of each kind to print.
+#[derive(Default)]
+struct Tally {
+    counts: BTreeMap<&'static str, u64>,
+    shown: Vec<Finding>,
+}
+
+impl Tally {
+    fn add(&mut self, finding: Finding) {
+        let n = self.counts.entry(finding.defect.kind()).or_insert(0);
+        *n += 1;
+        if *n as usize <= SHOWN_PER_KIND {
+            self.shown.push(finding);
+        }
+    }
+
+    fn merge(&mut self, other: Tally) {
+        for (kind, n) in other.counts {
+            *self.counts.entry(kind).or_insert(0) += n;
+        }
+        self.shown.extend(other.shown);
+    }
+
+    fn total(&self) -> u64 {
+        self.counts.values().sum()
+    }
+}
+
+pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
+    let dir = &args.out;
+    let manifest = bank::read_manifest(dir)?;
+    let on_disk = bank::shard_files(dir)?;
+    let threads = args.threads.map_or(0, |t| t as usize);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .context("starting the worker threads")?;
+
+    let mut tally = Tally::default();
+    let mut findings = Vec::new();
+    let bands = verify::check_manifest(&manifest, &mut findings);
+    for name in &on_disk {
+        if !manifest.shards.iter().any(|s| &s.file == name) {
+            findings.push(Finding::file(name, Defect::UnlistedShard));
+        }
+    }
+    findings.into_iter().for_each(|f| tally.add(f));
+
+    let bar = if args.quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(manifest.rows), ProgressDrawTarget::stderr())
+    };
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} rows  {per_sec}  ETA {eta}",
+        )
+        .expect("the template is valid")
+        .progress_chars("=> "),
+    );
+    let seen = Seen::default();
+    let checked = ShardCheck {
+        dir,
+        bands: bands.as_ref(),
+        seen: &seen,
+        shards: &manifest.shards,
+        bar: &bar,
+    };
+    let per_shard: Vec<(Tally, u64)> =
+        pool.install(|| manifest.shards.par_iter().map(|r| checked.run(r)).collect());
+    bar.finish_and_clear();
+    let mut rows = 0;
+    for (t, n) in per_shard {
+        tally.merge(t);
+        rows += n;
+    }
+
+    tally
+        .shown
+        .sort_by(|a, b| (&a.file, a.id, a.line).cmp(&(&b.file, b.id, b.line)));
+    // Each shard kept its first few per kind; print the first few of the bank.
+    let mut printed: BTreeMap<&'static str, usize> = BTreeMap::new();
+    for finding in &tally.shown {
+        let n = printed.entry(finding.defect.kind()).or_insert(0);
+        *n += 1;
+        if *n <= SHOWN_PER_KIND {
+            eprintln!("{finding}");
+        }
+    }
+    let total = tally.total();
+    if total == 0 {
+        if !args.quiet {
+            eprintln!(
+                "sudoku-factory: {} is clean: {} shard(s), {rows} row(s) checked",
+                dir.display(),
+                manifest.shards.len()
+            );
+        }
+        return Ok(Outcome::Clean);
+    }
+    eprintln!(
+        "sudoku-factory: {} has {total} defect(s) in {} shard(s), {rows} row(s) checked",
+        dir.display(),
+        manifest.shards.len()
+    );
+    for (kind, n) in &tally.counts {
+        let more = n.saturating_sub(SHOWN_PER_KIND as u64);
+        if more > 0 {
+            eprintln!("  {kind:<30} {n:>10}  ({more} not shown)");
+        } else {
+            eprintln!("  {kind:<30} {n:>10}");
+        }
+    }
+    Ok(Outcome::Defects)
+}
+
+/// What every shard's check shares.
+struct ShardCheck<'a> {
+    dir: &'a Path,
+    bands: Option<&'a BandTable>,
+    seen: &'a Seen,
+    shards: &'a [ShardRecord],
+    bar: &'a ProgressBar,
+}
+
+impl ShardCheck<'_> {
+    /// Checks one shard: file, header, ids, rows, duplicates. Returns its defects and
+    /// the number of rows read.
+    fn run(&self, record: &ShardRecord) -> (Tally, u64) {
+        let mut tally = Tally::default();
+        let file = record.file.as_str();
+        let path = self.dir.join(file);
+        if !path.is_file() {
+            tally.add(Finding::file(file, Defect::MissingShard));
+            return (tally, 0);
+        }
+        let mut reader = match ShardReader::open(&path) {
+            Ok(r) => r,
+            Err(e) => {
+                tally.add(Finding::file(file, Defect::Unreadable(e.to_string())));
+                return (tally, 0);
+            }
+        };
+        let mut findings = Vec::new();
+        let mut ids = IdSequence::new(record);
+        let mut chunk: Vec<Result<Row, RowError>> = Vec::with_capacity(CHUNK);
+        let mut rows = 0u64;
+        let mut broken = false;
+        if let Err(e) = reader.read_header() {
+            findings.push(Finding::file(file, Defect::Unreadable(e.to_string())));
+        }
+        while !broken {
+            chunk.clear();
+            while chunk.len() < CHUNK {
+                match reader.next_row() {
+                    None => break,
+                    Some(Ok(row)) => chunk.push(row),
+                    Some(Err(e)) => {
+                        findings.push(Finding::file(file, Defect::Unreadable(e.to_string())));
+                        broken = true;
+                        break;
+                    }
+                }
+            }
+            if chunk.is_empty() {
+                break;
+            }
+            rows += chunk.len() as u64;
+            self.check_chunk(file, &chunk, &mut ids, &mut findings);
+            self.bar.inc(chunk.len() as u64);
+            findings.drain(..).for_each(|f| tally.add(f));
+        }
+        // A shard that stopped early has fewer rows than its record: the id check
+        // would only repeat what `Unreadable` says.
+        if !broken && !reader.is_broken() {
+            ids.finish(file, &mut findings);
+        }
+        match reader.finish() {
+            Ok(digest) => verify::check_digest(record, &digest, &mut findings),
+            Err(e) => findings.push(Finding::file(file, Defect::Unreadable(e.to_string()))),
+        }
+        findings.into_iter().for_each(|f| tally.add(f));
+        (tally, rows)
+    }
+
+    fn check_chunk(
+        &self,
+        file: &str,
+        chunk: &[Result<Row, RowError>],
+        ids: &mut IdSequence,
+        findings: &mut Vec<Finding>,
+    ) {
+        for item in chunk {
+            let (line, id) = match item {
+                Ok(row) => (row.line, Some(row.id)),
+                Err(e) => {
+                    findings.push(Finding {
+                        file: file.to_string(),
+                        line: Some(e.line),
+                        id: e.id,
+                        defect: Defect::Format(e.reason.clone()),
+                    });
+                    (e.line, e.id)
+                }
+            };
+            ids.push(file, line, id, findings);
+        }
+        let bands = self.bands;
+        let row_findings: Vec<Finding> = chunk
+            .par_iter()
+            .filter_map(|item| item.as_ref().ok())
+            .flat_map_iter(|row| {
+                let mut found = Vec::new();
+                verify::check_row(row, bands, |defect| {
+                    found.push(Finding {
+                        file: file.to_string(),
+                        line: Some(row.line),
+                        id: Some(row.id),
+                        defect,
+                    })
+                });
+                found
+            })
+            .collect();
+        findings.extend(row_findings);
+        let keys: Vec<(u128, u64)> = chunk
+            .par_iter()
+            .filter_map(|item| item.as_ref().ok())
+            .map(|row| (verify::puzzle_key(&row.puzzle), row.id))
+            .collect();
+        let mut seen = self.seen.lock().expect("no thread panics holding the map");
+        for (key, id) in keys {
+            let first = seen.entry(key).or_insert(id);
+            if *first == id {
+                continue;
+            }
+            // Blame the larger id, whichever shard was read first, so that the report
+            // does not depend on thread timing.
+            let (kept, blamed) = ((*first).min(id), (*first).max(id));
+            *first = kept;
+            findings.push(Finding {
+                file: self.file_of(blamed).unwrap_or(file).to_string(),
+                line: None,
+                id: Some(blamed),
+                defect: Defect::Duplicate { of_id: kept },
+            });
+        }
+    }
+
+    /// The shard whose manifest record holds `id`.
+    fn file_of(&self, id: u64) -> Option<&str> {
+        self.shards
+            .iter()
+            .find(|s| (s.first_id..=s.last_id).contains(&id))
+            .map(|s| s.file.as_str())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    use crate::sink::MANIFEST;
+
+    #[test]
+    fn the_tally_counts_everything_but_keeps_a_few() {
+        let mut tally = Tally::default();
+        for i in 0..(SHOWN_PER_KIND as u64 + 5) {
+            tally.add(Finding::file(MANIFEST, Defect::Duplicate { of_id: i }));
+        }
+        tally.add(Finding::file(MANIFEST, Defect::Incomplete));
+        assert_eq!(tally.total(), SHOWN_PER_KIND as u64 + 6);
+        assert_eq!(tally.shown.len(), SHOWN_PER_KIND + 1);
+        assert_eq!(tally.counts["duplicate puzzle"], SHOWN_PER_KIND as u64 + 5);
+    }
+}

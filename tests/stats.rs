@@ -1,0 +1,171 @@
+//! `stats` end to end: the per-band counts it prints match the bank as read by the
+//! zstd and csv crates, the SVG it writes is a real chart, and stage latencies
+//! appear (with a throughput panel) when `OUT/histograms/` holds interval logs.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::time::{Duration, SystemTime};
+
+use common::{factory, read_bank};
+use hdrhistogram::serialization::interval_log::{IntervalLogWriterBuilder, Tag};
+use hdrhistogram::serialization::V2DeflateSerializer;
+use hdrhistogram::Histogram;
+
+fn bank(dir: &std::path::Path) -> std::path::PathBuf {
+    let out = dir.join("bank");
+    factory()
+        .args([
+            "generate",
+            "--count",
+            "600",
+            "--seed",
+            "9",
+            "--shard-rows",
+            "250",
+            "--difficulty",
+            "easy,hard",
+            "--no-histograms",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    out
+}
+
+#[test]
+fn per_band_counts_match_the_bank_and_the_svg_is_drawn() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bank(dir.path());
+    let output = factory().arg("stats").arg(&out).output().unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+
+    let mut expected = BTreeMap::new();
+    for row in read_bank(&out) {
+        *expected.entry(row.difficulty).or_insert(0u64) += 1;
+    }
+    assert_eq!(expected.len(), 2, "easy and hard only");
+    for band in ["easy", "medium", "hard", "expert"] {
+        let n = expected.get(band).copied().unwrap_or(0);
+        let line = stdout
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(band))
+            .unwrap_or_else(|| panic!("no line for {band} in\n{stdout}"));
+        assert_eq!(
+            line.split_whitespace().nth(1),
+            Some(n.to_string().as_str()),
+            "{line}"
+        );
+    }
+    assert!(stdout.contains("rows: 600"), "{stdout}");
+    assert!(
+        !stdout.contains("stage latencies"),
+        "no histograms dir, no latency table"
+    );
+
+    let svg = std::fs::read_to_string(out.join("stats.svg")).unwrap();
+    assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(60)]);
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert!(svg.contains("Clue counts (600 puzzles)"));
+    // One bar per clue count present: at least a dozen filled rectangles.
+    assert!(svg.matches("<rect").count() > 12, "{svg}");
+}
+
+/// An interval log as the generator writes one (V2 deflate, base time, ns).
+fn write_hlog(path: &std::path::Path, stage: &str, per_interval: &[u64]) {
+    let mut log = Vec::new();
+    let mut serializer = V2DeflateSerializer::new();
+    let now = SystemTime::now();
+    for (i, &n) in per_interval.iter().enumerate() {
+        let mut h = Histogram::<u64>::new_with_bounds(1, 3_600_000_000_000, 3).unwrap();
+        for k in 0..n {
+            h.record(1_000 + k * 10).unwrap();
+        }
+        let mut builder = IntervalLogWriterBuilder::new();
+        if i == 0 {
+            builder.with_start_time(now).with_base_time(now);
+        }
+        builder
+            .begin_log_with(&mut log, &mut serializer)
+            .unwrap()
+            .write_histogram(
+                &h,
+                Duration::from_secs(i as u64),
+                Duration::from_secs(1),
+                Tag::new(stage),
+            )
+            .unwrap();
+    }
+    std::fs::write(path, log).unwrap();
+}
+
+#[test]
+fn stage_latencies_and_throughput_come_from_the_histograms_dir() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bank(dir.path());
+    let hist = out.join("histograms");
+    std::fs::create_dir(&hist).unwrap();
+    write_hlog(&hist.join("fill.hlog"), "fill", &[100, 300]);
+    std::fs::write(
+        hist.join("carve.hgrm"),
+        "       Value     Percentile TotalCount 1/(1-Percentile)\n\n\
+         \x20     5.000 0.500000000000         50           2.00\n\
+         \x20     8.000 1.000000000000        100\n\
+         #[Max     =        8.000, Total count    =          100]\n",
+    )
+    .unwrap();
+    let svg_path = dir.path().join("chart.svg");
+    let output = factory()
+        .arg("stats")
+        .arg(&out)
+        .arg("--svg")
+        .arg(&svg_path)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0));
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let fill = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("fill "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert_eq!(fill.split_whitespace().nth(1), Some("400"), "{fill}");
+    let carve = stdout
+        .lines()
+        .find(|l| l.trim_start().starts_with("carve "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    // 5 µs at p50 in the .hgrm, printed in µs.
+    assert_eq!(carve.split_whitespace().nth(2), Some("5.0"), "{carve}");
+    assert!(
+        !out.join("stats.svg").exists(),
+        "--svg replaces the default"
+    );
+    let svg = std::fs::read_to_string(&svg_path).unwrap();
+    assert!(svg.starts_with("<svg"));
+    assert!(svg.contains("Throughput per stage"));
+    assert!(svg.contains("<polyline"));
+}
+
+#[test]
+fn latencies_are_read_from_a_real_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    factory()
+        .args(["generate", "--count", "3000", "--variants", "10", "-q"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let run = factory().arg("stats").arg(&out).assert().success();
+    let stdout = String::from_utf8(run.get_output().stdout.clone()).unwrap();
+    assert!(stdout.contains("stage latencies"), "{stdout}");
+    for stage in ["fill", "carve", "canon", "expand", "write"] {
+        assert!(
+            stdout.lines().any(|l| l.trim_start().starts_with(stage)),
+            "{stage} missing:\n{stdout}"
+        );
+    }
+    assert!(stdout.contains("distinct canonical forms: 300"), "{stdout}");
+}

@@ -1,0 +1,212 @@
+//! `verify` end to end: a fresh bank is clean, and each kind of damage — a flipped
+//! byte, a dropped row, a puzzle with two solutions, a duplicate — is reported with
+//! the shard and row it is in. Damaged shards are rewritten with the zstd crate and
+//! the manifest's size and checksum fixed, so that only the row checks can see them.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::factory;
+use predicates::prelude::*;
+use sudoku_factory::grade::BandTable;
+use sudoku_factory::grid::parse_line;
+use sudoku_factory::solve::count_solutions;
+
+/// A 1000-row bank in shards of 300 rows, in a fresh temporary directory.
+fn bank() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    factory()
+        .args([
+            "generate",
+            "--count",
+            "1000",
+            "--seed",
+            "5",
+            "--shard-rows",
+            "300",
+            "-q",
+        ])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    (dir, out)
+}
+
+fn verify(out: &Path) -> assert_cmd::assert::Assert {
+    factory().arg("verify").arg(out).arg("-q").assert()
+}
+
+/// Decompresses `file`, lets `edit` change its lines (header included), compresses
+/// it again and makes the manifest agree with the new file's size and checksum.
+fn rewrite_shard(out: &Path, file: &str, edit: impl FnOnce(&mut Vec<String>)) {
+    let path = out.join(file);
+    let plain = zstd::decode_all(std::fs::File::open(&path).unwrap()).unwrap();
+    let mut lines: Vec<String> = String::from_utf8(plain)
+        .unwrap()
+        .lines()
+        .map(str::to_string)
+        .collect();
+    edit(&mut lines);
+    let text = lines.join("\n") + "\n";
+    let packed = zstd::encode_all(text.as_bytes(), 3).unwrap();
+    std::fs::write(&path, &packed).unwrap();
+
+    let manifest_path = out.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+    let shards = manifest["shards"].as_array_mut().unwrap();
+    let record = shards.iter_mut().find(|s| s["file"] == file).unwrap();
+    let old = record["bytes"].as_u64().unwrap();
+    record["bytes"] = (packed.len() as u64).into();
+    record["xxh3"] = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&packed)).into();
+    let total = manifest["bytes"].as_u64().unwrap() - old + packed.len() as u64;
+    manifest["bytes"] = total.into();
+    std::fs::write(
+        &manifest_path,
+        serde_json::to_vec_pretty(&manifest).unwrap(),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_fresh_bank_is_clean() {
+    let (_dir, out) = bank();
+    factory()
+        .arg("verify")
+        .arg(&out)
+        .assert()
+        .code(0)
+        .stderr(predicate::str::contains(
+            "is clean: 4 shard(s), 1000 row(s) checked",
+        ));
+}
+
+#[test]
+fn a_flipped_byte_names_its_shard() {
+    let (_dir, out) = bank();
+    let path = out.join("bank-00002.csv.zst");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x40;
+    std::fs::write(&path, bytes).unwrap();
+    verify(&out)
+        .code(1)
+        .stderr(predicate::str::contains("bank-00002.csv.zst: xxh3 "))
+        .stderr(predicate::str::contains("the manifest says"))
+        .stderr(predicate::str::contains("bank-00000.csv.zst").not());
+}
+
+#[test]
+fn a_dropped_row_is_a_missing_id_and_a_short_shard() {
+    let (_dir, out) = bank();
+    // Line 0 is the header, so line 51 holds id 300 + 50.
+    rewrite_shard(&out, "bank-00001.csv.zst", |lines| {
+        assert!(lines[51].starts_with("350,"));
+        lines.remove(51);
+    });
+    verify(&out)
+        .code(1)
+        .stderr(predicate::str::contains(
+            "bank-00001.csv.zst line 52 (id 351): id 350 is missing",
+        ))
+        .stderr(predicate::str::contains(
+            "bank-00001.csv.zst: 299 rows, the manifest says 300",
+        ))
+        .stderr(predicate::str::contains("checksum").not());
+}
+
+#[test]
+fn a_puzzle_with_two_solutions_is_reported() {
+    let (_dir, out) = bank();
+    let bands = BandTable::default_9x9();
+    let mut edited_id = String::new();
+    rewrite_shard(&out, "bank-00000.csv.zst", |lines| {
+        let mut fields: Vec<String> = lines[10].split(',').map(str::to_string).collect();
+        edited_id = fields[0].clone();
+        let mut puzzle = fields[1].clone().into_bytes();
+        // Empty clues until the puzzle has more than one solution; keep the other
+        // columns true so that uniqueness is the only rule broken.
+        for c in 0..81 {
+            if puzzle[c] == b'.' {
+                continue;
+            }
+            puzzle[c] = b'.';
+            let cells = parse_line(std::str::from_utf8(&puzzle).unwrap(), 1).unwrap();
+            if count_solutions(&cells, 2) > 1 {
+                break;
+            }
+        }
+        let clues = puzzle.iter().filter(|&&b| b != b'.').count();
+        fields[1] = String::from_utf8(puzzle).unwrap();
+        fields[3] = clues.to_string();
+        fields[4] = bands.bands()[bands.grade(clues as u8).unwrap()]
+            .name
+            .clone();
+        fields[5] = String::new();
+        lines[10] = fields.join(",");
+    });
+    verify(&out)
+        .code(1)
+        .stderr(predicate::str::contains(format!(
+            "bank-00000.csv.zst line 11 (id {edited_id}): the puzzle has two or more solutions"
+        )))
+        .stderr(predicate::str::contains("1 defect(s)"));
+}
+
+#[test]
+fn a_copied_puzzle_is_a_duplicate_of_the_first() {
+    let (_dir, out) = bank();
+    let mut first = String::new();
+    rewrite_shard(&out, "bank-00000.csv.zst", |lines| first = lines[5].clone());
+    rewrite_shard(&out, "bank-00003.csv.zst", |lines| {
+        // Same row under this row's id: only the duplicate check can object.
+        let (id, _) = lines[3].split_once(',').unwrap();
+        let (_, rest) = first.split_once(',').unwrap();
+        lines[3] = format!("{id},{rest}");
+    });
+    verify(&out)
+        .code(1)
+        .stderr(predicate::str::contains(
+            "bank-00003.csv.zst (id 902): the same puzzle as id 4",
+        ))
+        .stderr(predicate::str::contains("1 defect(s)"));
+}
+
+#[test]
+fn an_incomplete_manifest_and_an_extra_shard_are_reported() {
+    let (_dir, out) = bank();
+    let manifest_path = out.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest_path).unwrap();
+    std::fs::write(
+        &manifest_path,
+        text.replace("\"complete\": true", "\"complete\": false"),
+    )
+    .unwrap();
+    std::fs::copy(
+        out.join("bank-00000.csv.zst"),
+        out.join("bank-00007.csv.zst"),
+    )
+    .unwrap();
+    verify(&out)
+        .code(1)
+        .stderr(predicate::str::contains(
+            "manifest.json: the manifest says `complete: false`",
+        ))
+        .stderr(predicate::str::contains(
+            "bank-00007.csv.zst: on disk but not listed in the manifest",
+        ));
+}
+
+#[test]
+fn no_manifest_is_a_fatal_error() {
+    let dir = tempfile::tempdir().unwrap();
+    factory()
+        .arg("verify")
+        .arg(dir.path())
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("manifest.json"));
+}
