@@ -304,17 +304,17 @@ fn format_block(
     block: &Block,
     batch_start: u64,
     seeds: &[SeedPuzzle],
-    out: &mut Vec<u8>,
+    scratch: &mut BlockScratch,
 ) {
     let k = u64::from(plan.variants);
     let names = plan.bands.bands();
-    let mut seen = HashSet::with_capacity(plan.variants.min(1 << 16) as usize);
+    let (seen, out) = (&mut scratch.seen, &mut scratch.plain);
     let (first_seed, last_seed) = (block.first_id / k, (block.end_id - 1) / k);
     for j in first_seed..=last_seed {
         let seed = &seeds[(j - batch_start) as usize];
         let band = names[seed.band as usize].name.as_str();
         let upto = ((block.end_id - j * k).min(k)) as u32;
-        for_each_variant(plan, j, seed, upto, &mut seen, |v, puzzle, solution| {
+        for_each_variant(plan, j, seed, upto, seen, |v, puzzle, solution| {
             let id = j * k + u64::from(v);
             if id >= block.first_id {
                 format_row(out, id, puzzle, solution, seed, band);
@@ -323,10 +323,12 @@ fn format_block(
     }
 }
 
-/// Per-thread scratch of the expansion: the plain rows of a block and the encoder
-/// whose zstd context is reused block after block.
+/// Per-thread scratch of the expansion, reused block after block: the plain rows of a
+/// block, the variant set of the current seed, and the encoder's zstd context.
 struct BlockScratch {
     plain: Vec<u8>,
+    /// The puzzles of the current seed's variants so far (exact deduplication).
+    seen: HashSet<Cells>,
     encoder: FrameEncoder,
 }
 
@@ -345,6 +347,7 @@ fn with_scratch<T>(
         if slot.as_ref().is_none_or(|(l, _)| *l != level) {
             let scratch = BlockScratch {
                 plain: Vec::new(),
+                seen: HashSet::new(),
                 encoder: FrameEncoder::new(level)?,
             };
             *slot = Some((level, scratch));
@@ -507,7 +510,7 @@ pub fn run(
                                     b.first_id,
                                     &mut scratch.plain,
                                 );
-                                format_block(plan, b, batch_start, &seeds, &mut scratch.plain);
+                                format_block(plan, b, batch_start, &seeds, scratch);
                                 scratch.encoder.encode(&scratch.plain, frame)
                             })?;
                             *took = t.elapsed();
