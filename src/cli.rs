@@ -34,12 +34,24 @@ pub enum Command {
 pub enum FillArg {
     /// Depth-first backtracking, digits tried in a freshly shuffled order at each cell.
     Backtrack,
+    /// Digit 1 nine times, then 2, ..., each at a random legal cell; restart when stuck (slow).
+    Digits,
+    /// Forced moves first, random digit in the most constrained cell, row/column repairs.
+    Mrv,
+    /// One fixed pattern grid, shuffled: very fast, but a single essentially different grid.
+    Template,
+    /// Random legal digits at random cells, each addition checked by the solver.
+    RandomAdd,
 }
 
 impl From<FillArg> for Fill {
     fn from(f: FillArg) -> Fill {
         match f {
             FillArg::Backtrack => Fill::Backtrack,
+            FillArg::Digits => Fill::Digits,
+            FillArg::Mrv => Fill::Mrv,
+            FillArg::Template => Fill::Template,
+            FillArg::RandomAdd => Fill::RandomAdd,
         }
     }
 }
@@ -144,5 +156,14 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn fill_names_match_the_library() {
+        for f in FillArg::value_variants() {
+            let name = f.to_possible_value().expect("no skipped variants");
+            assert_eq!(name.get_name(), Fill::from(*f).name());
+        }
+        assert_eq!(FillArg::value_variants().len(), Fill::ALL.len());
     }
 }

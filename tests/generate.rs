@@ -191,7 +191,10 @@ fn an_occupied_out_is_refused_unless_forced() {
         std::fs::read(out.join("bank-00000.csv.zst")).unwrap(),
         before
     );
-    assert_eq!(listing(&out), ["bank-00000.csv.zst", "histograms", "manifest.json"]);
+    assert_eq!(
+        listing(&out),
+        ["bank-00000.csv.zst", "histograms", "manifest.json"]
+    );
     gen(&["--seed", "2", "--force"]).success();
     assert_ne!(
         std::fs::read(out.join("bank-00000.csv.zst")).unwrap(),

@@ -74,10 +74,9 @@ impl Job {
         let selected = bands
             .select(text("difficulty")?)
             .context("manifest.json: params.difficulty")?;
-        let fill = match text("fill")? {
-            "backtrack" => Fill::Backtrack,
-            other => bail!("manifest.json: unknown fill strategy {other:?}"),
-        };
+        let fill_name = text("fill")?;
+        let fill = Fill::from_name(fill_name)
+            .with_context(|| format!("manifest.json: unknown fill strategy {fill_name:?}"))?;
         let carve = match text("carve")? {
             "minimal" => Carve::Minimal,
             "target" => Carve::Target,
