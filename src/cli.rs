@@ -63,6 +63,10 @@ pub enum CarveArg {
     Minimal,
     /// Remove clues until a clue count drawn inside the band is reached.
     Target,
+    /// Start from 15 random clues, add disambiguating clues until unique, then carve.
+    AddClues,
+    /// Keep one clue of every small unavoidable set, then carve the rest at random.
+    Unavoidable,
 }
 
 impl From<CarveArg> for Carve {
@@ -70,6 +74,8 @@ impl From<CarveArg> for Carve {
         match c {
             CarveArg::Minimal => Carve::Minimal,
             CarveArg::Target => Carve::Target,
+            CarveArg::AddClues => Carve::AddClues,
+            CarveArg::Unavoidable => Carve::Unavoidable,
         }
     }
 }
@@ -165,5 +171,10 @@ mod tests {
             assert_eq!(name.get_name(), Fill::from(*f).name());
         }
         assert_eq!(FillArg::value_variants().len(), Fill::ALL.len());
+        for c in CarveArg::value_variants() {
+            let name = c.to_possible_value().expect("no skipped variants");
+            assert_eq!(name.get_name(), Carve::from(*c).name());
+        }
+        assert_eq!(CarveArg::value_variants().len(), Carve::ALL.len());
     }
 }

@@ -77,11 +77,9 @@ impl Job {
         let fill_name = text("fill")?;
         let fill = Fill::from_name(fill_name)
             .with_context(|| format!("manifest.json: unknown fill strategy {fill_name:?}"))?;
-        let carve = match text("carve")? {
-            "minimal" => Carve::Minimal,
-            "target" => Carve::Target,
-            other => bail!("manifest.json: unknown carve strategy {other:?}"),
-        };
+        let carve_name = text("carve")?;
+        let carve = Carve::from_name(carve_name)
+            .with_context(|| format!("manifest.json: unknown carve strategy {carve_name:?}"))?;
         Ok(Job {
             plan: Plan {
                 count: num("count")?,
