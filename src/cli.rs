@@ -38,12 +38,24 @@ pub enum Command {
 pub enum FillArg {
     /// Depth-first backtracking, digits tried in a freshly shuffled order at each cell.
     Backtrack,
+    /// Digit 1 nine times, then 2, ..., each at a random legal cell; restart when stuck (slow).
+    Digits,
+    /// Forced moves first, random digit in the most constrained cell, row/column repairs.
+    Mrv,
+    /// One fixed pattern grid, shuffled: very fast, but a single essentially different grid.
+    Template,
+    /// Random legal digits at random cells, each addition checked by the solver.
+    RandomAdd,
 }
 
 impl From<FillArg> for Fill {
     fn from(f: FillArg) -> Fill {
         match f {
             FillArg::Backtrack => Fill::Backtrack,
+            FillArg::Digits => Fill::Digits,
+            FillArg::Mrv => Fill::Mrv,
+            FillArg::Template => Fill::Template,
+            FillArg::RandomAdd => Fill::RandomAdd,
         }
     }
 }
@@ -55,6 +67,10 @@ pub enum CarveArg {
     Minimal,
     /// Remove clues until a clue count drawn inside the band is reached.
     Target,
+    /// Start from 15 random clues, add disambiguating clues until unique, then carve.
+    AddClues,
+    /// Keep one clue of every small unavoidable set, then carve the rest at random.
+    Unavoidable,
 }
 
 impl From<CarveArg> for Carve {
@@ -62,6 +78,8 @@ impl From<CarveArg> for Carve {
         match c {
             CarveArg::Minimal => Carve::Minimal,
             CarveArg::Target => Carve::Target,
+            CarveArg::AddClues => Carve::AddClues,
+            CarveArg::Unavoidable => Carve::Unavoidable,
         }
     }
 }
@@ -184,5 +202,19 @@ mod tests {
     #[test]
     fn cli_is_well_formed() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn fill_names_match_the_library() {
+        for f in FillArg::value_variants() {
+            let name = f.to_possible_value().expect("no skipped variants");
+            assert_eq!(name.get_name(), Fill::from(*f).name());
+        }
+        assert_eq!(FillArg::value_variants().len(), Fill::ALL.len());
+        for c in CarveArg::value_variants() {
+            let name = c.to_possible_value().expect("no skipped variants");
+            assert_eq!(name.get_name(), Carve::from(*c).name());
+        }
+        assert_eq!(CarveArg::value_variants().len(), Carve::ALL.len());
     }
 }

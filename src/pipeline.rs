@@ -152,7 +152,9 @@ pub fn make_seed(plan: &Plan, j: u64, round: u32) -> Result<SeedPuzzle, Pipeline
         carve: plan.carve.name(),
         hint: match plan.carve {
             Carve::Minimal => "minimal puzzles rarely have this many clues; try --carve target",
-            Carve::Target => "puzzles this sparse are very rare; widen the band",
+            Carve::Target | Carve::AddClues | Carve::Unavoidable => {
+                "puzzles this sparse are very rare; widen the band"
+            }
         },
     })
 }

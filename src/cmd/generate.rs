@@ -77,15 +77,12 @@ impl Job {
         let selected = bands
             .select(text("difficulty")?)
             .context("manifest.json: params.difficulty")?;
-        let fill = match text("fill")? {
-            "backtrack" => Fill::Backtrack,
-            other => bail!("manifest.json: unknown fill strategy {other:?}"),
-        };
-        let carve = match text("carve")? {
-            "minimal" => Carve::Minimal,
-            "target" => Carve::Target,
-            other => bail!("manifest.json: unknown carve strategy {other:?}"),
-        };
+        let fill_name = text("fill")?;
+        let fill = Fill::from_name(fill_name)
+            .with_context(|| format!("manifest.json: unknown fill strategy {fill_name:?}"))?;
+        let carve_name = text("carve")?;
+        let carve = Carve::from_name(carve_name)
+            .with_context(|| format!("manifest.json: unknown carve strategy {carve_name:?}"))?;
         Ok(Job {
             plan: Plan {
                 count: num("count")?,

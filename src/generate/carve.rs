@@ -7,6 +7,26 @@
 //!   (drawn by the caller inside a difficulty band). When the walk ends first, the
 //!   puzzle is minimal above the target; the caller decides whether it still fits.
 //!
+//! * `add-clues` — the reverse direction: start from [`START_CLUES`] random clues of
+//!   the solution, then add clues that the solver shows to disambiguate: walking the
+//!   other cells in random order, a cell gets its clue exactly when some solution of the
+//!   current puzzle puts another digit there (found by the same one-search test as a
+//!   removal). A cell passed over stays decided, since more clues never add
+//!   solutions, so after one walk every empty cell is forced: the puzzle is unique.
+//!   Always finished by a `target` pass (a full `minimal` pass when `stop_at` is 0),
+//!   since the early random clues are often redundant; when the puzzle is already
+//!   below `stop_at`, random clues of the solution are added up to it instead.
+//! * `unavoidable` — first find the small unavoidable sets of the solution (4 cells in
+//!   2 boxes, 6 cells in 3 boxes: two rows of a band whose digits on 2 or 3 columns
+//!   can be exchanged, likewise two columns of a stack, and three rows of a band
+//!   holding two digits on the same columns, likewise for stacks); keep one clue of
+//!   each, chosen greedily (the cell hitting most still-unhit sets, ties at random),
+//!   so removals that would break uniqueness that way are never tried; then carve the
+//!   other cells at random, stopping at `stop_at`.
+//!
+//! `stop_at` is honoured by `target`, `add-clues` and `unavoidable`; `minimal`
+//! ignores it.
+//!
 //! The uniqueness test after one removal is [`removal_keeps_unique`]: since the
 //! puzzle was unique with digit `d` in the emptied cell, it stays unique exactly when
 //! no solution puts another digit there. That is one "find any solution" search with
@@ -19,6 +39,8 @@ use rand::Rng;
 use crate::grid::{Cells, N_CELLS};
 use crate::solve::removal_keeps_unique;
 
+mod unavoidable;
+
 /// How to carve a puzzle out of a complete grid.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Carve {
@@ -26,6 +48,10 @@ pub enum Carve {
     Minimal,
     /// Remove clues until a target clue count is reached (or none can go).
     Target,
+    /// Start from a few clues, add disambiguating ones until unique, then carve.
+    AddClues,
+    /// Keep one clue of every small unavoidable set, then carve the rest.
+    Unavoidable,
 }
 
 impl Carve {
@@ -34,9 +60,27 @@ impl Carve {
         match self {
             Carve::Minimal => "minimal",
             Carve::Target => "target",
+            Carve::AddClues => "add-clues",
+            Carve::Unavoidable => "unavoidable",
         }
     }
+
+    /// Every strategy, in the order of SEEDS.md.
+    pub const ALL: [Carve; 4] = [
+        Carve::Minimal,
+        Carve::Target,
+        Carve::AddClues,
+        Carve::Unavoidable,
+    ];
+
+    /// The strategy called `name`, the inverse of [`Carve::name`].
+    pub fn from_name(name: &str) -> Option<Carve> {
+        Carve::ALL.into_iter().find(|c| c.name() == name)
+    }
 }
+
+/// Random clues `add-clues` starts from (SEEDS.md: "about 15").
+pub const START_CLUES: usize = 15;
 
 /// A carved puzzle and its clue count.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -57,26 +101,79 @@ pub fn carve<R: Rng + ?Sized>(
     stop_at: u8,
     rng: &mut R,
 ) -> CarveOutcome {
-    let stop_at = match strategy {
-        Carve::Minimal => 0,
-        Carve::Target => stop_at,
-    };
     let mut order: [u8; N_CELLS] = std::array::from_fn(|i| i as u8);
     order.shuffle(rng);
-    let mut puzzle = *solution;
-    let mut n_clues = N_CELLS as u8;
+    match strategy {
+        Carve::Minimal => walk(*solution, N_CELLS as u8, &order, 0),
+        Carve::Target => walk(*solution, N_CELLS as u8, &order, stop_at),
+        Carve::AddClues => {
+            let mut puzzle = [0u8; N_CELLS];
+            for &c in &order[..START_CLUES] {
+                puzzle[c as usize] = solution[c as usize];
+            }
+            for &c in &order[START_CLUES..] {
+                let c = c as usize;
+                // Some solution puts another digit here: this clue disambiguates.
+                if !removal_keeps_unique(&puzzle, c, solution[c]) {
+                    puzzle[c] = solution[c];
+                }
+            }
+            debug_assert!(crate::solve::is_unique(&puzzle));
+            let mut n = crate::grid::n_clues(&puzzle);
+            order.shuffle(rng);
+            // Below the target already: the reverse direction goes on adding random
+            // clues of the solution (uniqueness cannot be lost by adding).
+            for &c in &order {
+                if n >= stop_at {
+                    break;
+                }
+                if puzzle[c as usize] == 0 {
+                    puzzle[c as usize] = solution[c as usize];
+                    n += 1;
+                }
+            }
+            walk(puzzle, n, &order, stop_at)
+        }
+        Carve::Unavoidable => {
+            let keep = unavoidable::hitting_set(solution, rng);
+            // Kept cells go to the end of the walk's order and are never tried.
+            let (mut front, mut back) = (0, N_CELLS);
+            let mut sorted = [0u8; N_CELLS];
+            for &c in &order {
+                if keep & (1u128 << c) != 0 {
+                    back -= 1;
+                    sorted[back] = c;
+                } else {
+                    sorted[front] = c;
+                    front += 1;
+                }
+            }
+            let out = walk(*solution, N_CELLS as u8, &sorted[..front], stop_at);
+            CarveOutcome {
+                minimal: false,
+                ..out
+            }
+        }
+    }
+}
+
+/// The removal walk of `minimal` and `target`: visits `order`, empties each cell and
+/// keeps the removal only if the puzzle stays unique; stops once `n_clues <= stop_at`.
+/// Invariant: `puzzle` is uniquely solvable throughout, with `n_clues` givens.
+fn walk(mut puzzle: Cells, mut n_clues: u8, order: &[u8], stop_at: u8) -> CarveOutcome {
     for (visited, &cell) in order.iter().enumerate() {
         if n_clues <= stop_at {
-            // Stopped early: minimal only if every later clue was already tried,
-            // which is never the case before the last cell.
             return CarveOutcome {
                 puzzle,
                 n_clues,
-                minimal: visited == N_CELLS,
+                minimal: visited == order.len(),
             };
         }
         let cell = cell as usize;
         let digit = puzzle[cell];
+        if digit == 0 {
+            continue;
+        }
         puzzle[cell] = 0;
         if removal_keeps_unique(&puzzle, cell, digit) {
             n_clues -= 1;
@@ -87,7 +184,7 @@ pub fn carve<R: Rng + ?Sized>(
     CarveOutcome {
         puzzle,
         n_clues,
-        minimal: true,
+        minimal: order.len() == N_CELLS,
     }
 }
 
@@ -124,5 +221,23 @@ mod tests {
         assert_eq!(out.n_clues, 38);
         assert!(!out.minimal);
         assert_eq!(solve(&out.puzzle), Verdict::Unique(grid));
+    }
+
+    #[test]
+    fn every_strategy_gives_unique_puzzles_and_stop_at_is_honoured() {
+        let mut rng = Pcg64::seed_from_u64(3);
+        for strategy in Carve::ALL {
+            assert_eq!(Carve::from_name(strategy.name()), Some(strategy));
+            for stop_at in [0u8, 30] {
+                let grid = fill(Fill::Mrv, &mut rng);
+                let out = carve(strategy, &grid, stop_at, &mut rng);
+                let name = strategy.name();
+                assert_eq!(solve(&out.puzzle), Verdict::Unique(grid), "{name}");
+                assert_eq!(n_clues(&out.puzzle), out.n_clues, "{name}");
+                if stop_at == 30 && strategy != Carve::Minimal {
+                    assert!(out.n_clues >= 30, "{name}: {} clues", out.n_clues);
+                }
+            }
+        }
     }
 }
