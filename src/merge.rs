@@ -641,9 +641,48 @@ fn write_bank(
         p.insert("count".into(), summary.rows_written.into());
     }
     let shard_rows = out.shard_rows;
-    let mut writer = BankWriter::create(out, params)?;
-    let mut layout =
-        pipeline::frame_layout(summary.rows_written, config.layout_variants, shard_rows).peekable();
+    let writer = BankWriter::create(out, params)?;
+    let layout = pipeline::frame_layout(summary.rows_written, config.layout_variants, shard_rows);
+    // As in the pipeline, a writer thread takes the frames in id order, so that file
+    // writes and fsyncs overlap the next wave's compression; the bounded channel
+    // keeps memory flat.
+    let (to_writer, frames) = std::sync::mpsc::sync_channel::<(u64, u64, Vec<u8>)>(8);
+    std::thread::scope(|scope| {
+        let writer_thread = scope.spawn(move || -> Result<Manifest, SinkError> {
+            let mut writer = writer;
+            for (first_id, n_rows, frame) in frames {
+                writer.write_block(first_id, n_rows, &frame)?;
+            }
+            writer.finish()
+        });
+        let produced = encode_frames(
+            &mut records,
+            layout,
+            config.zstd_level,
+            shard_rows,
+            |block| to_writer.send(block).is_ok(),
+        );
+        drop(to_writer);
+        let written = writer_thread
+            .join()
+            .expect("the writer thread does not panic");
+        // A writer error explains why the producer stopped, so it wins.
+        let manifest = written?;
+        produced?;
+        Ok(manifest)
+    })
+}
+
+/// Cuts `records` by `layout`, formats and compresses the blocks in parallel waves and
+/// hands each `(first_id, n_rows, frame)` to `send`, in id order, until it says stop.
+fn encode_frames(
+    records: &mut impl Iterator<Item = Result<Record, MergeError>>,
+    layout: impl Iterator<Item = std::ops::Range<u64>>,
+    level: i32,
+    shard_rows: u64,
+    mut send: impl FnMut((u64, u64, Vec<u8>)) -> bool,
+) -> Result<(), MergeError> {
+    let mut layout = layout.peekable();
     let wave_len = rayon::current_num_threads() * 2;
     while layout.peek().is_some() {
         let mut wave = Vec::with_capacity(wave_len);
@@ -658,7 +697,7 @@ fn write_bank(
         let frames = wave
             .par_iter()
             .map_init(
-                || (FrameEncoder::new(config.zstd_level), Vec::new()),
+                || (FrameEncoder::new(level), Vec::new()),
                 |(encoder, plain), (first_id, rows)| {
                     let encoder = encoder
                         .as_mut()
@@ -675,10 +714,12 @@ fn write_bank(
             .collect::<io::Result<Vec<_>>>()
             .map_err(MergeError::Compress)?;
         for ((first_id, rows), frame) in wave.iter().zip(frames) {
-            writer.write_block(*first_id, rows.len() as u64, &frame)?;
+            if !send((*first_id, rows.len() as u64, frame)) {
+                return Ok(()); // the writer failed; its error is reported
+            }
         }
     }
-    Ok(writer.finish()?)
+    Ok(())
 }
 
 #[cfg(test)]
