@@ -31,6 +31,8 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Summarise a bank: rows per band, clue counts, canonical forms, stage latencies; write an SVG chart.
     Stats(StatsArgs),
+    /// Merge banks (the workers of one run, or different runs) into one: duplicates removed, fresh ids.
+    Merge(MergeArgs),
 }
 
 /// A fill strategy (SEEDS.md).
@@ -190,6 +192,40 @@ pub struct StatsArgs {
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Worker threads (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Directory of the merged bank (created if missing).
+    #[arg(value_name = "OUT")]
+    pub out: PathBuf,
+    /// Banks to merge, in this order. When all come from one run (same parameters
+    /// except --workers/--worker) rows keep their original id order, so the workers of
+    /// a run merge into the single-process bank; otherwise input by input.
+    #[arg(value_name = "IN", required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Keep at most K rows per canonical form (the first ones in merge order).
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
+    pub max_per_class: Option<u64>,
+    /// Rows per shard (default: the first input's).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub shard_rows: Option<u64>,
+    /// zstd compression level, 1-19 (default: the first input's).
+    #[arg(long, value_parser = clap::value_parser!(i32).range(1..=19))]
+    pub zstd_level: Option<i32>,
+    /// Memory for rows held at once, e.g. 512M or 2G; larger inputs are partitioned
+    /// through temporary files under OUT. Does not change the output.
+    #[arg(long, default_value = "1G", value_parser = crate::merge::parse_size)]
+    pub memory: u64,
+    /// Replace a bank already in OUT.
+    #[arg(long)]
+    pub force: bool,
+    /// No summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Worker threads (default: all cores). Does not change the output.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
 }

@@ -20,6 +20,9 @@
 //! * [`sink`] — shards and manifest: the only place that writes bank files.
 //! * [`bank`] — reading a bank back: the manifest and a streaming shard row reader.
 //! * [`verify`] — the checks of `verify` as pure functions (manifest, shard, ids, rows).
+//! * [`merge`] — combining banks (the workers of one run, or different runs): dedup,
+//!   a cap per canonical form, fresh ids, within a memory budget (spilling partitions
+//!   to hidden temporary files under OUT, which it alone creates and removes).
 //! * [`stats`] — summaries of a bank (bands, clue counts, canonical forms, stage
 //!   latencies from `OUT/histograms/`) and their SVG chart, rendered in memory.
 //! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
@@ -45,6 +48,7 @@ pub mod cmd;
 pub mod generate;
 pub mod grade;
 pub mod grid;
+pub mod merge;
 pub mod pipeline;
 pub mod rng;
 pub mod sink;

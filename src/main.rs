@@ -25,6 +25,7 @@ fn main() -> ExitCode {
         Command::Transform(args) => cmd::transform::run(args),
         Command::Verify(args) => cmd::verify::run(args),
         Command::Stats(args) => cmd::stats::run(args),
+        Command::Merge(args) => cmd::merge::run(args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -300,6 +300,26 @@ fn blocks(start: u64, end: u64, shard_rows: u64, k: u64) -> Vec<Block> {
     out
 }
 
+/// The id ranges, one zstd frame each, that [`run`] cuts a whole bank of `count`
+/// rows into, in id order: the blocks of every seed batch. `merge` re-encodes rows
+/// with the same layout, so that merging the workers of one run reproduces its bytes.
+pub fn frame_layout(
+    count: u64,
+    variants: u32,
+    shard_rows: u64,
+) -> impl Iterator<Item = std::ops::Range<u64>> {
+    let k = u64::from(variants.max(1));
+    let n_seeds = count.div_ceil(k);
+    (0..n_seeds)
+        .step_by(SEED_BATCH as usize)
+        .flat_map(move |batch_start| {
+            let batch_end = n_seeds.min(batch_start + SEED_BATCH);
+            blocks(batch_start * k, count.min(batch_end * k), shard_rows, k)
+                .into_iter()
+                .map(|b| b.first_id..b.end_id)
+        })
+}
+
 /// Formats the rows of `block` from the seeds of the current batch.
 fn format_block(
     plan: &Plan,
@@ -637,6 +657,23 @@ mod tests {
         assert!(err
             .to_string()
             .contains("only 5 essentially different seed puzzles"));
+    }
+
+    #[test]
+    fn the_frame_layout_tiles_the_bank_inside_shards() {
+        for (count, k, shard_rows) in [(10_000, 4, 1000), (5, 1, 2), (3_000_001, 100, 250_000)] {
+            let ranges: Vec<_> = frame_layout(count, k, shard_rows).collect();
+            assert_eq!(ranges.first().unwrap().start, 0);
+            assert_eq!(ranges.last().unwrap().end, count);
+            for w in ranges.windows(2) {
+                assert_eq!(w[0].end, w[1].start);
+            }
+            for r in &ranges {
+                assert!(r.start < r.end);
+                assert_eq!(r.start / shard_rows, (r.end - 1) / shard_rows);
+            }
+        }
+        assert_eq!(frame_layout(0, 3, 10).count(), 0);
     }
 
     #[test]

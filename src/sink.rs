@@ -190,6 +190,28 @@ fn sync_dir(dir: &Path) -> Result<(), SinkError> {
         .map_err(io_err("syncing directory", dir))
 }
 
+/// Refuses `dir` if it already holds bank files, unless `force`; writes nothing.
+/// For commands that must fail before a long computation rather than after it
+/// (`merge`); [`BankWriter::create`] still checks again and clears the old files.
+pub fn refuse_occupied(dir: &Path, force: bool) -> Result<(), SinkError> {
+    if force || !dir.exists() {
+        return Ok(());
+    }
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).map_err(io_err("reading", dir))? {
+        let entry = entry.map_err(io_err("reading", dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if is_bank_file(&name) {
+            found.push(name);
+        }
+    }
+    found.sort();
+    match found.into_iter().next() {
+        Some(name) => Err(SinkError::Occupied(dir.to_path_buf(), name)),
+        None => Ok(()),
+    }
+}
+
 impl BankWriter {
     /// Prepares `config.dir`: creates it, or refuses an existing bank unless `force`
     /// (then removes the old bank's files, and only those).

@@ -4,6 +4,7 @@
 
 pub mod canon;
 pub mod generate;
+pub mod merge;
 pub mod solve;
 pub mod stats;
 pub mod transform;

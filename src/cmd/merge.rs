@@ -1,0 +1,165 @@
+//! `sudoku-factory merge OUT IN...`: check every input before anything is written,
+//! choose the defaults from the first input, run [`crate::merge`] on a rayon pool of
+//! `--threads`, and print a summary on stderr (inputs, rows read, duplicates removed,
+//! rows capped, rows written).
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::time::Instant;
+
+use anyhow::Context;
+use serde_json::{json, Value};
+
+use crate::cli::MergeArgs;
+use crate::merge::{self, Input, MergeConfig, MergeError, Order};
+use crate::sink::{self, SinkConfig};
+
+use super::Outcome;
+
+pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
+    let started = Instant::now();
+    let inputs = args
+        .inputs
+        .iter()
+        .map(|dir| merge::open_input(dir))
+        .collect::<Result<Vec<Input>, MergeError>>()?;
+    refuse_out_as_input(&args.out, &inputs)?;
+    sink::refuse_occupied(&args.out, args.force)?;
+
+    let first = &inputs[0].manifest.params;
+    let order = Order::choose(&inputs);
+    let config = MergeConfig {
+        order,
+        max_per_class: args.max_per_class,
+        memory: args.memory,
+        shard_rows: args
+            .shard_rows
+            .or_else(|| first.get("shard_rows").and_then(Value::as_u64))
+            .unwrap_or(1_000_000)
+            .max(1),
+        zstd_level: args
+            .zstd_level
+            .or_else(|| {
+                first
+                    .get("zstd_level")
+                    .and_then(Value::as_i64)
+                    .and_then(|l| i32::try_from(l).ok())
+            })
+            .unwrap_or(3),
+        layout_variants: first
+            .get("variants")
+            .and_then(Value::as_u64)
+            .and_then(|v| u32::try_from(v).ok())
+            .unwrap_or(1),
+    };
+    let params = params(&inputs, &config);
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, |t| t as usize))
+        .build()
+        .context("starting the worker threads")?;
+    let out = SinkConfig {
+        dir: args.out.clone(),
+        shard_rows: config.shard_rows,
+        force: args.force,
+    };
+    let (summary, manifest) = pool.install(|| merge::merge(&inputs, &config, out, params))?;
+
+    if !args.quiet {
+        let secs = started.elapsed().as_secs_f64();
+        eprintln!(
+            "sudoku-factory: merged {} input(s) into {} in {secs:.2} s (order: {})",
+            inputs.len(),
+            args.out.display(),
+            match order {
+                Order::Id => "original ids, one run",
+                Order::Input => "input by input",
+            }
+        );
+        eprintln!("  rows read           {:>12}", summary.rows_read);
+        eprintln!("  duplicates removed  {:>12}", summary.duplicates);
+        eprintln!("  rows capped         {:>12}", summary.capped);
+        eprintln!(
+            "  rows written        {:>12}  in {} shard(s)",
+            summary.rows_written,
+            manifest.shards.len()
+        );
+        if summary.partitions > 1 {
+            eprintln!(
+                "  over --memory: spread over {} partitions on disk",
+                summary.partitions
+            );
+        }
+        if let Some(missing) = missing_workers(&inputs, order) {
+            eprintln!("sudoku-factory: warning: the run had more workers than were merged; missing worker(s) {missing}: their ids are absent and the rest are renumbered");
+        }
+    }
+    Ok(Outcome::Clean)
+}
+
+/// Merging into one of the inputs would delete it before it is read in full.
+fn refuse_out_as_input(out: &Path, inputs: &[Input]) -> anyhow::Result<()> {
+    let Ok(out) = out.canonicalize() else {
+        return Ok(()); // OUT does not exist yet
+    };
+    for input in inputs {
+        if input.dir.canonicalize().ok().as_ref() == Some(&out) {
+            return Err(MergeError::OutIsInput(input.dir.clone()).into());
+        }
+    }
+    Ok(())
+}
+
+/// The merged bank's params: the options, every input's params (provenance: seeds
+/// and generation options), `bands` when all inputs agree on it (so that `verify`
+/// checks bands), and `count` (set by the merge to the rows written).
+fn params(inputs: &[Input], config: &MergeConfig) -> Value {
+    let bands: BTreeSet<Option<&str>> = inputs
+        .iter()
+        .map(|i| i.manifest.params.get("bands").and_then(Value::as_str))
+        .collect();
+    let mut p = json!({
+        "size": 9,
+        "shard_rows": config.shard_rows,
+        "zstd_level": config.zstd_level,
+        "merge": {
+            "order": config.order.name(),
+            "max_per_class": config.max_per_class,
+            "layout_variants": config.layout_variants,
+            "inputs": inputs.iter().map(|i| json!({
+                "dir": i.dir.display().to_string(),
+                "rows": i.manifest.rows,
+                "params": i.manifest.params,
+            })).collect::<Vec<_>>(),
+        },
+    });
+    if let [Some(b)] = bands.into_iter().collect::<Vec<_>>()[..] {
+        p["bands"] = json!(b);
+    }
+    p
+}
+
+/// For a merge of one run's workers: the worker indices not given, if any.
+fn missing_workers(inputs: &[Input], order: Order) -> Option<String> {
+    if order != Order::Id {
+        return None;
+    }
+    let p = &inputs[0].manifest.params;
+    let workers = p.get("workers").and_then(Value::as_u64)?;
+    let given: BTreeSet<u64> = inputs
+        .iter()
+        .filter(|i| i.manifest.params.get("workers").and_then(Value::as_u64) == Some(workers))
+        .filter_map(|i| i.manifest.params.get("worker").and_then(Value::as_u64))
+        .collect();
+    // A single-process bank of the same run covers every worker's shards.
+    if inputs
+        .iter()
+        .any(|i| i.manifest.params.get("workers").and_then(Value::as_u64) == Some(1))
+    {
+        return None;
+    }
+    let missing: Vec<String> = (0..workers)
+        .filter(|k| !given.contains(k))
+        .map(|k| k.to_string())
+        .collect();
+    (!missing.is_empty()).then(|| missing.join(", "))
+}

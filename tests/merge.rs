@@ -1,0 +1,360 @@
+//! `merge`: the workers of one run merge into the single-process bank byte for byte;
+//! overlapping banks lose their duplicates; `--max-per-class` caps each canonical
+//! form; a tight `--memory` changes nothing in the output; a bad input is an error
+//! that leaves nothing behind.
+
+mod common;
+
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use common::{factory, listing, read_bank};
+use sudoku_factory::bank::read_manifest;
+
+/// Generates a bank in `dir/name` with `args` and returns its path.
+fn generate(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let out = dir.join(name);
+    factory()
+        .arg("generate")
+        .args(args)
+        .arg("--out")
+        .arg(&out)
+        .arg("-q")
+        .assert()
+        .success();
+    out
+}
+
+/// Merges `inputs` into `dir/name` with `extra` options; asserts success.
+fn merge(dir: &Path, name: &str, inputs: &[&Path], extra: &[&str]) -> PathBuf {
+    let out = dir.join(name);
+    factory()
+        .arg("merge")
+        .arg(&out)
+        .args(inputs)
+        .args(extra)
+        .assert()
+        .success();
+    out
+}
+
+/// (file, xxh3) of every shard, from the manifest; the manifest must be complete.
+fn checksums(dir: &Path) -> Vec<(String, String)> {
+    let m = read_manifest(dir).unwrap();
+    assert!(m.complete, "{} is not complete", dir.display());
+    m.shards.into_iter().map(|s| (s.file, s.xxh3)).collect()
+}
+
+/// Ids run 0..n and no puzzle appears twice.
+fn assert_clean(dir: &Path) -> Vec<common::Row> {
+    let rows = read_bank(dir);
+    for (i, r) in rows.iter().enumerate() {
+        assert_eq!(r.id, i as u64, "ids of {} are not 0..n", dir.display());
+    }
+    let distinct: HashSet<&str> = rows.iter().map(|r| r.puzzle.as_str()).collect();
+    assert_eq!(
+        distinct.len(),
+        rows.len(),
+        "duplicate puzzles in {}",
+        dir.display()
+    );
+    rows
+}
+
+const RUN: [&str; 8] = [
+    "--count",
+    "12000",
+    "--variants",
+    "4",
+    "--shard-rows",
+    "1000",
+    "--seed",
+    "21",
+];
+
+#[test]
+fn the_workers_of_a_run_merge_into_the_single_process_bank_byte_for_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = generate(dir.path(), "single", &RUN);
+    let workers: Vec<PathBuf> = (0..3)
+        .map(|k| {
+            let k = k.to_string();
+            let mut args = RUN.to_vec();
+            args.extend(["--workers", "3", "--worker", &k]);
+            generate(dir.path(), &format!("w{k}"), &args)
+        })
+        .collect();
+    let inputs: Vec<&Path> = workers.iter().map(PathBuf::as_path).collect();
+    let merged = merge(dir.path(), "merged", &inputs, &["-q"]);
+    assert_eq!(checksums(&merged), checksums(&single));
+    let tight = merge(dir.path(), "tight", &inputs, &["-q", "--memory", "64K"]);
+    assert_eq!(checksums(&tight), checksums(&single));
+    // The order of the inputs does not matter for one run: ids decide.
+    let reversed: Vec<&Path> = inputs.iter().rev().copied().collect();
+    let rev = merge(dir.path(), "reversed", &reversed, &["-q"]);
+    assert_eq!(checksums(&rev), checksums(&single));
+    // No temporary file is left, and verify accepts the merged bank as it is.
+    assert!(listing(&tight).iter().all(|n| !n.starts_with('.')));
+    factory()
+        .arg("verify")
+        .arg(&merged)
+        .arg("-q")
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn the_same_bank_twice_merges_into_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let args = ["--count", "3000", "--variants", "5", "--seed", "4"];
+    let a = generate(dir.path(), "a", &args);
+    let b = generate(dir.path(), "b", &args);
+    let out = dir.path().join("ab");
+    factory()
+        .arg("merge")
+        .arg(&out)
+        .args([&a, &b])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "rows read                   6000",
+        ))
+        .stderr(predicates::str::contains(
+            "duplicates removed          3000",
+        ))
+        .stderr(predicates::str::contains(
+            "rows written                3000",
+        ));
+    assert_eq!(checksums(&out), checksums(&a));
+}
+
+#[test]
+fn a_bank_and_its_superset_merge_without_duplicates() {
+    let dir = tempfile::tempdir().unwrap();
+    let small = generate(
+        dir.path(),
+        "small",
+        &["--count", "3000", "--variants", "4", "--seed", "9"],
+    );
+    let big = generate(
+        dir.path(),
+        "big",
+        &["--count", "7000", "--variants", "4", "--seed", "9"],
+    );
+    let other = generate(
+        dir.path(),
+        "other",
+        &["--count", "2000", "--variants", "4", "--seed", "10"],
+    );
+    // Different runs: input by input. The small bank is a prefix of the big one.
+    let merged = merge(dir.path(), "m", &[&small, &big], &["-q"]);
+    let rows = assert_clean(&merged);
+    assert_eq!(rows.len(), 7000);
+    let big_rows = read_bank(&big);
+    assert!(rows
+        .iter()
+        .zip(&big_rows)
+        .all(|(a, b)| (&a.puzzle, &a.canonical) == (&b.puzzle, &b.canonical)));
+
+    // Three banks, one of them repeated: the union, in input order.
+    let merged = merge(
+        dir.path(),
+        "m3",
+        &[&other, &small, &big, &other],
+        &["-q", "--shard-rows", "1500"],
+    );
+    let rows = assert_clean(&merged);
+    let other_rows = read_bank(&other);
+    let union: HashSet<String> = other_rows
+        .iter()
+        .chain(&big_rows)
+        .map(|r| r.puzzle.clone())
+        .collect();
+    assert_eq!(rows.len(), union.len());
+    assert_eq!(
+        rows[..2000].iter().map(|r| &r.puzzle).collect::<Vec<_>>(),
+        other_rows.iter().map(|r| &r.puzzle).collect::<Vec<_>>()
+    );
+    let m = read_manifest(&merged).unwrap();
+    assert_eq!(m.shards[0].rows, 1500);
+    assert_eq!(m.params["count"], rows.len() as u64);
+    assert_eq!(m.params["merge"]["order"], "input");
+    assert_eq!(m.params["merge"]["inputs"].as_array().unwrap().len(), 4);
+}
+
+#[test]
+fn max_per_class_keeps_exactly_k_rows_per_canonical_form() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(
+        dir.path(),
+        "v10",
+        &["--count", "2000", "--variants", "10", "--seed", "3"],
+    );
+    let out = dir.path().join("capped");
+    factory()
+        .arg("merge")
+        .arg(&out)
+        .arg(&bank)
+        .args(["--max-per-class", "3"])
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "rows capped                 1400",
+        ));
+    let rows = assert_clean(&out);
+    assert_eq!(rows.len(), 600);
+    let mut per_class = std::collections::HashMap::new();
+    for r in &rows {
+        *per_class.entry(r.canonical.clone()).or_insert(0) += 1;
+    }
+    assert_eq!(per_class.len(), 200);
+    assert!(per_class.values().all(|&n| n == 3));
+    // The first 3 variants of each seed are the ones kept.
+    let source = read_bank(&bank);
+    let expected: Vec<&str> = source
+        .iter()
+        .filter(|r| r.id % 10 < 3)
+        .map(|r| r.puzzle.as_str())
+        .collect();
+    assert_eq!(
+        rows.iter().map(|r| r.puzzle.as_str()).collect::<Vec<_>>(),
+        expected
+    );
+}
+
+#[test]
+fn a_tight_memory_budget_gives_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = generate(
+        dir.path(),
+        "a",
+        &["--count", "6000", "--variants", "6", "--seed", "5"],
+    );
+    let b = generate(
+        dir.path(),
+        "b",
+        &[
+            "--count",
+            "9000",
+            "--variants",
+            "6",
+            "--seed",
+            "5",
+            "--zstd-level",
+            "1",
+        ],
+    );
+    let c = generate(
+        dir.path(),
+        "c",
+        &["--count", "3000", "--variants", "3", "--seed", "6"],
+    );
+    let opts = ["-q", "--max-per-class", "4", "--shard-rows", "2500"];
+    let free = merge(dir.path(), "free", &[&c, &a, &b], &opts);
+    let mut tight_opts: Vec<&str> = opts.iter().copied().filter(|&o| o != "-q").collect();
+    tight_opts.extend(["--memory", "64K"]);
+    let out = dir.path().join("tight");
+    factory()
+        .arg("merge")
+        .arg(&out)
+        .args([&c, &a, &b])
+        .args(&tight_opts)
+        .arg("--threads")
+        .arg("1")
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("partitions on disk"));
+    assert_eq!(checksums(&out), checksums(&free));
+    assert!(!out.join(".merge-spill").exists());
+    let rows = assert_clean(&out);
+    // c: 1000 classes × 3; a and b share seed 5, so their classes are capped at 4.
+    assert_eq!(rows.len(), 3000 + 1500 * 4);
+}
+
+#[test]
+fn bad_inputs_are_errors_that_write_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = generate(
+        dir.path(),
+        "good",
+        &["--count", "3000", "--shard-rows", "1000", "--seed", "8"],
+    );
+    let out = dir.path().join("out");
+    let refused = |inputs: &[&Path], message: &str| {
+        factory()
+            .arg("merge")
+            .arg(&out)
+            .args(inputs)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(message));
+        assert!(!out.exists(), "{} was created", out.display());
+    };
+
+    // No manifest.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    refused(&[&good, &empty], "empty/manifest.json");
+
+    // A corrupted shard: same size, one byte changed.
+    let bad = dir.path().join("bad");
+    std::fs::create_dir(&bad).unwrap();
+    for name in listing(&good) {
+        let from = good.join(&name);
+        if from.is_file() {
+            std::fs::copy(&from, bad.join(&name)).unwrap();
+        }
+    }
+    let shard = bad.join("bank-00001.csv.zst");
+    let mut bytes = std::fs::read(&shard).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    std::fs::write(&shard, &bytes).unwrap();
+    refused(&[&good, &bad], "bad/bank-00001.csv.zst: XXH3");
+
+    // A missing shard file, and an incomplete manifest that says which shards are missing.
+    std::fs::remove_file(&shard).unwrap();
+    refused(&[&bad], "bad/bank-00001.csv.zst");
+    let mut m = read_manifest(&good).unwrap();
+    m.shards.truncate(1);
+    m.complete = false;
+    let partial = dir.path().join("partial");
+    std::fs::create_dir(&partial).unwrap();
+    std::fs::copy(
+        good.join("bank-00000.csv.zst"),
+        partial.join("bank-00000.csv.zst"),
+    )
+    .unwrap();
+    std::fs::write(
+        partial.join("manifest.json"),
+        serde_json::to_vec(&m).unwrap(),
+    )
+    .unwrap();
+    refused(
+        &[&partial],
+        "missing shards: bank-00001.csv.zst, bank-00002.csv.zst",
+    );
+
+    // An occupied OUT is refused without --force, and left as it was.
+    let other = generate(dir.path(), "other", &["--count", "10", "--seed", "1"]);
+    let before = checksums(&other);
+    factory()
+        .arg("merge")
+        .arg(&other)
+        .arg(&good)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("--force"));
+    assert_eq!(checksums(&other), before);
+    merge(dir.path(), "other", &[&good], &["-q", "--force"]);
+    assert_eq!(checksums(&other), checksums(&good));
+    // OUT may not be an input.
+    factory()
+        .arg("merge")
+        .arg(&good)
+        .arg(&good)
+        .arg("--force")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("both the output and an input"));
+}
