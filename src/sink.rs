@@ -205,6 +205,14 @@ pub fn refuse_occupied(dir: &Path, force: bool) -> Result<(), SinkError> {
     if force || !dir.exists() {
         return Ok(());
     }
+    match bank_files(dir)?.into_iter().next() {
+        Some(name) => Err(SinkError::Occupied(dir.to_path_buf(), name)),
+        None => Ok(()),
+    }
+}
+
+/// The names of the bank files (shards, manifest, histograms, leftovers) in `dir`, sorted.
+fn bank_files(dir: &Path) -> Result<Vec<String>, SinkError> {
     let mut found = Vec::new();
     for entry in fs::read_dir(dir).map_err(io_err("reading", dir))? {
         let entry = entry.map_err(io_err("reading", dir))?;
@@ -214,10 +222,7 @@ pub fn refuse_occupied(dir: &Path, force: bool) -> Result<(), SinkError> {
         }
     }
     found.sort();
-    match found.into_iter().next() {
-        Some(name) => Err(SinkError::Occupied(dir.to_path_buf(), name)),
-        None => Ok(()),
-    }
+    Ok(found)
 }
 
 impl BankWriter {
@@ -226,15 +231,7 @@ impl BankWriter {
     pub fn create(config: SinkConfig, params: serde_json::Value) -> Result<BankWriter, SinkError> {
         let dir = &config.dir;
         fs::create_dir_all(dir).map_err(io_err("creating", dir))?;
-        let mut found = Vec::new();
-        for entry in fs::read_dir(dir).map_err(io_err("reading", dir))? {
-            let entry = entry.map_err(io_err("reading", dir))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if is_bank_file(&name) {
-                found.push(name);
-            }
-        }
-        found.sort();
+        let found = bank_files(dir)?;
         if !found.is_empty() {
             if !config.force {
                 return Err(SinkError::Occupied(dir.clone(), found[0].clone()));
@@ -281,14 +278,16 @@ impl BankWriter {
             }
         }
         let listed: Vec<&str> = manifest.shards.iter().map(|s| s.file.as_str()).collect();
-        for entry in fs::read_dir(dir).map_err(io_err("reading", dir))? {
-            let entry = entry.map_err(io_err("reading", dir))?;
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if is_bank_file(&name) && name != MANIFEST && !listed.contains(&name.as_str()) {
+        // The histograms of an earlier run are kept until this run replaces them.
+        for name in bank_files(dir)? {
+            if name != MANIFEST && name != HISTOGRAMS && !listed.contains(&name.as_str()) {
                 let path = dir.join(&name);
                 fs::remove_file(&path).map_err(io_err("removing unfinished file", &path))?;
             }
         }
+        // Totals are derived from the listed shards, never trusted from the file.
+        manifest.rows = manifest.shards.iter().map(|s| s.rows).sum();
+        manifest.bytes = manifest.shards.iter().map(|s| s.bytes).sum();
         manifest.complete = false;
         Ok(BankWriter {
             config,

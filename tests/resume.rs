@@ -234,3 +234,40 @@ fn an_out_that_cannot_be_created_is_a_clear_error() {
         .code(2)
         .stderr(predicates::str::contains("creating").and(predicates::str::contains("not-a-dir")));
 }
+
+/// Regression: resume used to try `remove_file` on the `histograms` directory of an
+/// earlier run, and trusted the manifest's totals instead of summing its shards.
+#[test]
+fn resume_keeps_histograms_and_recomputes_totals() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    factory()
+        .args(["generate", "--count", "3000", "--shard-rows", "500", "-q"])
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let clean = read_manifest(&out).unwrap();
+    // As if the run had died after two shards, with an older run's histograms around
+    // and stale totals in the manifest.
+    let mut m = clean.clone();
+    m.shards.truncate(2);
+    m.complete = false;
+    std::fs::write(out.join("manifest.json"), serde_json::to_vec(&m).unwrap()).unwrap();
+    assert!(out.join("histograms").is_dir());
+    factory()
+        .args(["generate", "--resume"])
+        .arg(&out)
+        .arg("-q")
+        .assert()
+        .success();
+    let resumed = read_manifest(&out).unwrap();
+    assert_eq!(resumed.shards, clean.shards);
+    assert_eq!((resumed.rows, resumed.bytes), (clean.rows, clean.bytes));
+    factory()
+        .arg("verify")
+        .arg(&out)
+        .arg("-q")
+        .assert()
+        .success();
+}
