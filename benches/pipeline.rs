@@ -10,7 +10,7 @@
 //! the same CSV bytes, and measures memory at 10 million rows.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_factory::generate::{Carve, Fill};
+use sudoku_factory::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::grade::BandTable;
 use sudoku_factory::pipeline::{run, Output, Plan, Start};
 use sudoku_factory::sink::{BankWriter, SinkConfig};
@@ -24,6 +24,7 @@ fn plan(count: u64, variants: u32) -> Plan {
         variants,
         fill: Fill::Backtrack,
         carve: Carve::Target,
+        symmetry: Symmetry::None,
         bands,
         selected,
         max_attempts: 10_000,

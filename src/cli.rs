@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::generate::{Carve, Fill};
+use crate::generate::{Carve, Fill, Symmetry};
 
 /// Banks of uniquely solvable, graded Sudoku puzzles, made fast and reproducibly.
 #[derive(Debug, Parser)]
@@ -75,6 +75,33 @@ pub enum CarveArg {
     Unavoidable,
 }
 
+/// A symmetry of the clue pattern (DESIGN.md names).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum SymmetryArg {
+    /// No symmetry.
+    None,
+    /// Rotation by 180 degrees, the classic newspaper pattern.
+    Rot180,
+    /// Rotation by 90 degrees (orbits of four cells).
+    Rot90,
+    /// Left-right mirror image.
+    Mirror,
+    /// Reflection in the main diagonal.
+    Diagonal,
+}
+
+impl From<SymmetryArg> for Symmetry {
+    fn from(s: SymmetryArg) -> Symmetry {
+        match s {
+            SymmetryArg::None => Symmetry::None,
+            SymmetryArg::Rot180 => Symmetry::Rot180,
+            SymmetryArg::Rot90 => Symmetry::Rot90,
+            SymmetryArg::Mirror => Symmetry::Mirror,
+            SymmetryArg::Diagonal => Symmetry::Diagonal,
+        }
+    }
+}
+
 impl From<CarveArg> for Carve {
     fn from(c: CarveArg) -> Carve {
         match c {
@@ -97,7 +124,7 @@ pub struct GenerateArgs {
     /// Continue an interrupted run in this bank directory, with the parameters its
     /// manifest records; the finished bank is byte-identical to an uninterrupted run.
     #[arg(long, value_name = "OUT", conflicts_with_all = [
-        "count", "seed", "difficulty", "bands", "fill", "carve", "variants",
+        "count", "seed", "difficulty", "bands", "fill", "carve", "symmetry", "variants",
         "shard_rows", "zstd_level", "max_attempts", "force"])]
     pub resume: Option<PathBuf>,
     /// Seed of the whole bank: the same seed and options give the same bytes.
@@ -118,6 +145,10 @@ pub struct GenerateArgs {
     /// How to carve puzzles out of them.
     #[arg(long, value_enum, default_value_t = CarveArg::Target)]
     pub carve: CarveArg,
+    /// Symmetry of the clue pattern: clues are removed in symmetric orbits (with
+    /// `--carve minimal` or `target`); puzzles are then minimal with respect to orbits.
+    #[arg(long, value_enum, default_value_t = SymmetryArg::None)]
+    pub symmetry: SymmetryArg,
     /// Puzzles made from each seed by symmetry transforms (1 = seeds only; at most
     /// 65536, so that one seed's variants fit in one block of work).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=65536))]

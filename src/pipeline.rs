@@ -26,7 +26,7 @@ use rand::Rng;
 use rayon::prelude::*;
 
 use crate::canon::canonical_form;
-use crate::generate::{carve, fill, Carve, Fill};
+use crate::generate::{carve_with, fill, Carve, CarveConfig, Fill, Symmetry};
 use crate::grade::BandTable;
 use crate::grid::{format_into, format_zeros_into, Cells, N_CELLS};
 use crate::rng::{item_rng, Purpose};
@@ -51,6 +51,8 @@ pub struct Plan {
     pub variants: u32,
     pub fill: Fill,
     pub carve: Carve,
+    /// Symmetry of the clue pattern (`none`, or orbits removed together).
+    pub symmetry: Symmetry,
     pub bands: BandTable,
     /// Band indices to produce, in equal shares (seed `j` gets `selected[j % len]`).
     pub selected: Vec<usize>,
@@ -125,7 +127,12 @@ pub fn make_seed(plan: &Plan, j: u64, round: u32) -> Result<SeedPuzzle, Pipeline
         let solution = fill(plan.fill, &mut rng);
         let t1 = Instant::now();
         let target = rng.random_range(spec.lo..=spec.hi);
-        let out = carve(plan.carve, &solution, target, &mut rng);
+        let config = CarveConfig {
+            strategy: plan.carve,
+            stop_at: target,
+            symmetry: plan.symmetry,
+        };
+        let out = carve_with(&config, &solution, &mut rng);
         let t2 = Instant::now();
         fill_time += t1 - t0;
         carve_time += t2 - t1;

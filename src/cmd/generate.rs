@@ -12,7 +12,7 @@ use serde_json::{json, Value};
 
 use crate::bank::ShardReader;
 use crate::cli::GenerateArgs;
-use crate::generate::{Carve, Fill};
+use crate::generate::{Carve, CarveConfig, Fill, Symmetry};
 use crate::grade::BandTable;
 use crate::pipeline::{self, canonical_key, Output, Plan, Start, Summary};
 use crate::sink::{self, BankWriter, Manifest, SinkConfig};
@@ -38,6 +38,7 @@ impl Job {
             "variants": p.variants,
             "fill": p.fill.name(),
             "carve": p.carve.name(),
+            "symmetry": p.symmetry.name(),
             "bands": p.bands.to_string(),
             "difficulty": p.selected.iter().map(|&i| p.bands.bands()[i].name.clone()).collect::<Vec<_>>().join(","),
             "max_attempts": p.max_attempts,
@@ -83,6 +84,9 @@ impl Job {
         let carve_name = text("carve")?;
         let carve = Carve::from_name(carve_name)
             .with_context(|| format!("manifest.json: unknown carve strategy {carve_name:?}"))?;
+        let symmetry_name = p["symmetry"].as_str().unwrap_or("none");
+        let symmetry = Symmetry::from_name(symmetry_name)
+            .with_context(|| format!("manifest.json: unknown symmetry {symmetry_name:?}"))?;
         Ok(Job {
             plan: Plan {
                 count: num("count")?,
@@ -90,6 +94,7 @@ impl Job {
                 variants: u32::try_from(num("variants")?)?,
                 fill,
                 carve,
+                symmetry,
                 bands,
                 selected,
                 max_attempts: u32::try_from(num("max_attempts")?)?,
@@ -141,6 +146,18 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
         None => {
             let bands = BandTable::parse(&args.bands).context("--bands")?;
             let selected = bands.select(&args.difficulty).context("--difficulty")?;
+            let probe = CarveConfig {
+                strategy: Carve::from(args.carve),
+                stop_at: 0,
+                symmetry: Symmetry::from(args.symmetry),
+            };
+            if !probe.supports_symmetry() {
+                bail!(
+                    "--symmetry {} needs --carve minimal or target: {} does not remove clues in orbits",
+                    probe.symmetry.name(),
+                    probe.strategy.name()
+                );
+            }
             let job = Job {
                 plan: Plan {
                     count: args.count.context("--count is required")?,
@@ -148,6 +165,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
                     variants: args.variants,
                     fill: Fill::from(args.fill),
                     carve: Carve::from(args.carve),
+                    symmetry: Symmetry::from(args.symmetry),
                     bands,
                     selected,
                     max_attempts: args.max_attempts,
@@ -297,6 +315,12 @@ fn report(plan: &Plan, s: &Summary, manifest: &Manifest, first: u64, out: &Path)
         secs,
         made as f64 / secs.max(1e-9)
     );
+    if plan.symmetry != Symmetry::None {
+        text += &format!(
+            "  clue patterns symmetric under {}; carving removed whole orbits, so \"minimal\" means minimal with respect to orbits\n",
+            plan.symmetry.name()
+        );
+    }
     if first > 0 {
         text += &format!("  resumed at id {first}: {made} rows made in this run\n");
     }

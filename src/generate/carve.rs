@@ -39,6 +39,8 @@ use rand::Rng;
 use crate::grid::{Cells, N_CELLS};
 use crate::solve::removal_keeps_unique;
 
+use super::symmetry::Symmetry;
+
 mod unavoidable;
 
 /// How to carve a puzzle out of a complete grid.
@@ -93,8 +95,94 @@ pub struct CarveOutcome {
     pub minimal: bool,
 }
 
-/// Carves `solution` (a complete valid grid). `stop_at` is the clue count at which
-/// `Target` stops; `Minimal` ignores it.
+/// What to carve: the strategy, where to stop, and the symmetry of the clue pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CarveConfig {
+    pub strategy: Carve,
+    /// Clue count at which `target`, `add-clues` and `unavoidable` stop.
+    pub stop_at: u8,
+    /// With anything but `None`, clues are removed in orbits (`minimal` and `target`).
+    pub symmetry: Symmetry,
+}
+
+impl CarveConfig {
+    /// True when the strategy can keep the clue pattern symmetric: the removal walks
+    /// of `minimal` and `target`. `add-clues` starts from random single clues and
+    /// `unavoidable` keeps single cells of unavoidable sets, so neither can.
+    pub fn supports_symmetry(&self) -> bool {
+        self.symmetry == Symmetry::None || matches!(self.strategy, Carve::Minimal | Carve::Target)
+    }
+}
+
+/// Carves `solution` as `config` says. A symmetric carve removes whole orbits (see
+/// [`Symmetry`]); its `minimal` means minimal with respect to orbits.
+///
+/// Panics if the strategy does not support the symmetry ([`CarveConfig::supports_symmetry`]):
+/// callers validate that with the user's options, before any work.
+pub fn carve_with<R: Rng + ?Sized>(
+    config: &CarveConfig,
+    solution: &Cells,
+    rng: &mut R,
+) -> CarveOutcome {
+    if config.symmetry == Symmetry::None {
+        return carve(config.strategy, solution, config.stop_at, rng);
+    }
+    assert!(config.supports_symmetry(), "checked by the caller");
+    let mut order: [u8; N_CELLS] = std::array::from_fn(|i| i as u8);
+    order.shuffle(rng);
+    let stop_at = match config.strategy {
+        Carve::Minimal => 0,
+        _ => config.stop_at,
+    };
+    walk_orbits(*solution, &order, stop_at, config.symmetry)
+}
+
+/// The removal walk over orbits: visits `order`, and for each cell not yet visited
+/// through its orbit, empties the whole orbit and keeps the removal only if the
+/// puzzle stays unique; an orbit that would take the count below `stop_at` is left.
+/// Invariant: `puzzle` is uniquely solvable throughout, and symmetric.
+fn walk_orbits(mut puzzle: Cells, order: &[u8], stop_at: u8, symmetry: Symmetry) -> CarveOutcome {
+    let mut n_clues = N_CELLS as u8;
+    let mut tried = [false; N_CELLS];
+    let mut complete = true;
+    for &cell in order {
+        let cell = cell as usize;
+        if tried[cell] {
+            continue;
+        }
+        let (orbit, len) = symmetry.orbit(cell);
+        for &o in &orbit[..len] {
+            tried[o as usize] = true;
+        }
+        if n_clues < stop_at + len as u8 {
+            complete = false;
+            continue;
+        }
+        let saved = puzzle;
+        for &o in &orbit[..len] {
+            puzzle[o as usize] = 0;
+        }
+        // One cell: the cheap single-removal test. Several: count to two.
+        let unique = if len == 1 {
+            removal_keeps_unique(&puzzle, cell, saved[cell])
+        } else {
+            crate::solve::count_solutions(&puzzle, 2) == 1
+        };
+        if unique {
+            n_clues -= len as u8;
+        } else {
+            puzzle = saved;
+        }
+    }
+    CarveOutcome {
+        puzzle,
+        n_clues,
+        minimal: complete,
+    }
+}
+
+/// Carves `solution` (a complete valid grid) with no symmetry. `stop_at` is the clue
+/// count at which `target`, `add-clues` and `unavoidable` stop; `minimal` ignores it.
 pub fn carve<R: Rng + ?Sized>(
     strategy: Carve,
     solution: &Cells,

@@ -1,7 +1,8 @@
 //! Making a seed puzzle the expensive way: fill a complete grid, then carve clues out
 //! of it while the solution stays unique (SEEDS.md).
 //!
-//! Each family is a file: [`fill`] builds complete grids, [`carve`] removes clues.
+//! Each family is a file: [`fill`] builds complete grids, [`carve`] removes clues,
+//! [`symmetry`] gives the orbits a symmetric carve removes together.
 //! Strategies are value enums so that the pipeline can pick one per run without
 //! dynamic dispatch in the hot loop, and so that adding a strategy is adding a variant
 //! and a function in the family's file.
@@ -11,6 +12,8 @@
 
 pub mod carve;
 pub mod fill;
+pub mod symmetry;
 
-pub use carve::{carve, Carve, CarveOutcome};
+pub use carve::{carve, carve_with, Carve, CarveConfig, CarveOutcome};
 pub use fill::{fill, Fill};
+pub use symmetry::Symmetry;
