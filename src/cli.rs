@@ -33,6 +33,8 @@ pub enum Command {
     Stats(StatsArgs),
     /// Merge banks (the workers of one run, or different runs) into one: duplicates removed, fresh ids.
     Merge(MergeArgs),
+    /// Compare fill × carve strategies: speed, latency, clues, bands, minimality, diversity.
+    Bench(BenchArgs),
 }
 
 /// A fill strategy (SEEDS.md).
@@ -259,6 +261,31 @@ pub struct MergeArgs {
     /// Worker threads (default: all cores). Does not change the output.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct BenchArgs {
+    /// Fill strategies to compare, comma-separated (default: all but the slow `digits`).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub fill: Vec<FillArg>,
+    /// Carve strategies to compare, comma-separated (default: all).
+    #[arg(long, value_enum, value_delimiter = ',')]
+    pub carve: Vec<CarveArg>,
+    /// Puzzles per combination.
+    #[arg(long, default_value_t = 200, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "seconds")]
+    pub count: u64,
+    /// Wall time per combination instead of a count, in seconds (e.g. 2.5).
+    #[arg(long)]
+    pub seconds: Option<f64>,
+    /// Worker threads (default: all cores); every combination runs on the same pool.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    pub threads: Option<u32>,
+    /// Seed: puzzle i of every combination draws from (seed, i).
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Directory for bench.csv, bench.json and bench.svg (created if missing).
+    #[arg(long, default_value = "bench-results")]
+    pub out: PathBuf,
 }
 
 #[cfg(test)]

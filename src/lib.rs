@@ -25,6 +25,8 @@
 //!   to hidden temporary files under OUT, which it alone creates and removes).
 //! * [`stats`] — summaries of a bank (bands, clue counts, canonical forms, stage
 //!   latencies from `OUT/histograms/`) and their SVG chart, rendered in memory.
+//! * [`benchmark`] — `bench`: every fill × carve combination measured on one budget
+//!   (speed, latency, clues, bands, minimality, diversity) and rendered; no I/O.
 //! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
 //!   subcommand, the I/O edge.
 //!
@@ -42,6 +44,7 @@
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 
 pub mod bank;
+pub mod benchmark;
 pub mod canon;
 pub mod cli;
 pub mod cmd;

@@ -26,6 +26,7 @@ fn main() -> ExitCode {
         Command::Verify(args) => cmd::verify::run(args),
         Command::Stats(args) => cmd::stats::run(args),
         Command::Merge(args) => cmd::merge::run(args),
+        Command::Bench(args) => cmd::bench::run(args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -2,6 +2,7 @@
 //! write output. This is the I/O edge of the crate; the puzzle logic it calls never
 //! sees a file, a terminal or a clap type.
 
+pub mod bench;
 pub mod canon;
 pub mod generate;
 pub mod merge;

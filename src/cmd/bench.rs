@@ -1,0 +1,78 @@
+//! `sudoku-factory bench`: measure every fill × carve combination on one rayon pool,
+//! print the table on stdout and write `OUT/bench.csv`, `OUT/bench.json` and
+//! `OUT/bench.svg`. Progress (one line per finished combination) goes to stderr.
+
+use std::fs;
+use std::time::Duration;
+
+use anyhow::{bail, Context};
+
+use crate::benchmark::{self, BenchConfig, Budget};
+use crate::cli::BenchArgs;
+use crate::generate::{Carve, Fill};
+
+use super::Outcome;
+
+pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
+    let budget = match args.seconds {
+        Some(s) if !(s.is_finite() && s > 0.0) => {
+            bail!("--seconds {s}: expected a positive number of seconds, e.g. 2.5")
+        }
+        Some(s) => Budget::Time(Duration::from_secs_f64(s)),
+        None => Budget::Count(args.count),
+    };
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads.map_or(0, |t| t as usize))
+        .build()
+        .context("starting the worker threads")?;
+    let mut fills: Vec<Fill> = args.fill.iter().map(|&f| f.into()).collect();
+    if fills.is_empty() {
+        fills = benchmark::default_fills();
+    }
+    fills.dedup();
+    let mut carves: Vec<Carve> = args.carve.iter().map(|&c| c.into()).collect();
+    if carves.is_empty() {
+        carves = Carve::ALL.to_vec();
+    }
+    carves.dedup();
+    let config = BenchConfig {
+        fills,
+        carves,
+        budget,
+        seed: args.seed,
+        threads: pool.current_num_threads(),
+    };
+    let rows = pool.install(|| {
+        benchmark::run(&config, |r| {
+            eprintln!(
+                "sudoku-factory: {}+{}: {} puzzles, {:.1}/s",
+                r.fill, r.carve, r.puzzles, r.puzzles_per_second
+            )
+        })
+    });
+    print!("{}", benchmark::render_table(&rows));
+
+    let dir = &args.out;
+    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let csv_path = dir.join("bench.csv");
+    let mut w = csv::Writer::from_path(&csv_path)
+        .with_context(|| format!("creating {}", csv_path.display()))?;
+    for record in benchmark::csv_records(&rows) {
+        w.write_record(&record)
+            .with_context(|| format!("writing {}", csv_path.display()))?;
+    }
+    w.flush()
+        .with_context(|| format!("writing {}", csv_path.display()))?;
+    let json_path = dir.join("bench.json");
+    let json = serde_json::to_string_pretty(&rows).context("encoding the rows as JSON")?;
+    fs::write(&json_path, json + "\n")
+        .with_context(|| format!("writing {}", json_path.display()))?;
+    let svg_path = dir.join("bench.svg");
+    fs::write(&svg_path, benchmark::render_svg(&rows))
+        .with_context(|| format!("writing {}", svg_path.display()))?;
+    eprintln!(
+        "sudoku-factory: wrote {}/bench.{{csv,json,svg}}",
+        dir.display()
+    );
+    Ok(Outcome::Clean)
+}
