@@ -72,10 +72,9 @@ fn assert_same_bank(a: &Path, b: &Path) {
     assert_eq!(shards(a), shards(b), "leftover or missing files");
 }
 
-#[test]
-fn a_run_killed_twice_resumes_into_the_same_bytes() {
-    let dir = tempfile::tempdir().unwrap();
-    let clean = dir.path().join("clean");
+/// The uninterrupted run that a resumed one must match, in `dir/clean`.
+fn clean_run(dir: &Path) -> std::path::PathBuf {
+    let clean = dir.join("clean");
     factory()
         .arg("generate")
         .args(ARGS)
@@ -84,6 +83,13 @@ fn a_run_killed_twice_resumes_into_the_same_bytes() {
         .arg("-q")
         .assert()
         .success();
+    clean
+}
+
+#[test]
+fn a_run_killed_twice_resumes_into_the_same_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let clean = clean_run(dir.path());
 
     let crashed = dir.path().join("crashed");
     let mut first = Command::new(bin());
@@ -114,15 +120,7 @@ fn a_run_killed_twice_resumes_into_the_same_bytes() {
 #[test]
 fn a_run_killed_before_its_first_shard_resumes_from_zero() {
     let dir = tempfile::tempdir().unwrap();
-    let clean = dir.path().join("clean");
-    factory()
-        .arg("generate")
-        .args(ARGS)
-        .arg("--out")
-        .arg(&clean)
-        .arg("-q")
-        .assert()
-        .success();
+    let clean = clean_run(dir.path());
     let crashed = dir.path().join("crashed");
     let mut cmd = Command::new(bin());
     cmd.arg("generate").args(ARGS).arg("--out").arg(&crashed);
