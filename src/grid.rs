@@ -4,13 +4,14 @@
 //! cell and `1..=9` for a digit ([`Cells`]). Keeping the hot representation a bare
 //! array (not a struct with a size field) lets the solver, the carver, the symmetry
 //! group and the canonical form index it without bounds checks or indirection.
-//! [`Size`] names the board sizes the text format knows, so that other box sizes can
-//! get their own representation later without touching the 9×9 fast path.
+//! [`Size`] names the board sizes the factory makes (4×4, 9×9, 16×16, 25×25); the
+//! other sizes have their own engine ([`crate::nxn`]) so the 9×9 fast path stays as it
+//! is, and share this file's text format.
 //!
 //! Text format (DESIGN.md): one puzzle per line, the cells in row-major order with no
-//! separators; digits `1`–`9`, `.` for empty on output, `.` or `0` on input;
-//! surrounding whitespace is ignored. Anything else is an error naming the line, the
-//! column and the character.
+//! separators; symbols `1`–`9` then `A`, `B`, … (A = 10; lowercase accepted on input),
+//! `.` for empty on output, `.` or `0` on input; surrounding whitespace is ignored.
+//! Anything else is an error naming the line, the column and the character.
 
 use std::fmt;
 
@@ -20,20 +21,70 @@ pub const N_CELLS: usize = 81;
 /// A 9×9 board: row-major, `0` = empty, `1..=9` = digit.
 pub type Cells = [u8; N_CELLS];
 
-/// The side length of a board. Only 9×9 is implemented so far; the type exists so
-/// that command-line flags and error messages already speak in sizes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// The side length of a board: N×N cells in boxes of b×b, N = b².
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Size {
+    /// 4×4 with 2×2 boxes, for children's books.
+    Four,
     /// The classic 9×9 board with 3×3 boxes.
     Nine,
+    /// 16×16 with 4×4 boxes.
+    Sixteen,
+    /// 25×25 with 5×5 boxes.
+    TwentyFive,
 }
 
+/// Symbol of each value on output: `.` for empty, then `1`–`9`, `A`–`P`.
+pub const SYMBOLS: &[u8; 26] = b".123456789ABCDEFGHIJKLMNOP";
+
 impl Size {
+    /// Every size, smallest first.
+    pub const ALL: [Size; 4] = [Size::Four, Size::Nine, Size::Sixteen, Size::TwentyFive];
+
+    /// The size whose side is `n` (4, 9, 16 or 25).
+    pub fn from_side(n: usize) -> Option<Size> {
+        Size::ALL.into_iter().find(|s| s.side() == n)
+    }
+
+    /// Side length N (also the number of symbols).
+    pub fn side(self) -> usize {
+        match self {
+            Size::Four => 4,
+            Size::Nine => 9,
+            Size::Sixteen => 16,
+            Size::TwentyFive => 25,
+        }
+    }
+
+    /// Box side b (N = b²).
+    pub fn box_side(self) -> usize {
+        match self {
+            Size::Four => 2,
+            Size::Nine => 3,
+            Size::Sixteen => 4,
+            Size::TwentyFive => 5,
+        }
+    }
+
     /// Cells on a board of this size.
     pub fn n_cells(self) -> usize {
+        self.side() * self.side()
+    }
+
+    /// The symbols of a given, as error messages name them.
+    pub fn symbols(self) -> &'static str {
         match self {
-            Size::Nine => N_CELLS,
+            Size::Four => "1-4",
+            Size::Nine => "1-9",
+            Size::Sixteen => "1-9, A-G",
+            Size::TwentyFive => "1-9, A-P",
         }
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{n}x{n}", n = self.side())
     }
 }
 
@@ -42,12 +93,14 @@ impl Size {
 pub enum ParseError {
     /// A character that is neither a digit nor an empty-cell marker.
     #[error(
-        "line {line}, column {column}: unexpected character {found:?} (expected 1-9, '.' or '0')"
+        "line {line}, column {column}: unexpected character {found:?} (expected {expected}, '.' or '0')"
     )]
     BadChar {
         line: usize,
         column: usize,
         found: char,
+        /// The symbols of the size being read, e.g. `1-9`.
+        expected: &'static str,
     },
     /// The line holds too few or too many cells.
     #[error("line {line}: expected {expected} cells, found {found}")]
@@ -76,6 +129,7 @@ pub fn parse_line(text: &str, line_no: usize) -> Result<Cells, ParseError> {
                     line: line_no,
                     column: lead_chars + i + 1,
                     found: ch,
+                    expected: Size::Nine.symbols(),
                 })
             }
         };
@@ -92,6 +146,68 @@ pub fn parse_line(text: &str, line_no: usize) -> Result<Cells, ParseError> {
         });
     }
     Ok(cells)
+}
+
+/// Parses one line of the text format for a board of any `size` into `out`, which
+/// must hold exactly `size.n_cells()` cells. Errors as [`parse_line`] (which is the
+/// 9×9 fast path of this).
+pub fn parse_sized(
+    text: &str,
+    line_no: usize,
+    size: Size,
+    out: &mut [u8],
+) -> Result<(), ParseError> {
+    let n_cells = size.n_cells();
+    debug_assert_eq!(out.len(), n_cells);
+    let leading = text.len() - text.trim_start().len();
+    let body = text.trim();
+    let lead_chars = text[..leading].chars().count();
+    let max = size.side() as u8;
+    let mut n = 0usize;
+    for (i, ch) in body.chars().enumerate() {
+        let value = match ch {
+            '.' | '0' => Some(0),
+            '1'..='9' => Some(ch as u8 - b'0'),
+            'A'..='Z' => Some(ch as u8 - b'A' + 10),
+            'a'..='z' => Some(ch as u8 - b'a' + 10),
+            _ => None,
+        };
+        let value = value.filter(|&v| v <= max).ok_or(ParseError::BadChar {
+            line: line_no,
+            column: lead_chars + i + 1,
+            found: ch,
+            expected: size.symbols(),
+        })?;
+        if n < n_cells {
+            out[n] = value;
+        }
+        n += 1;
+    }
+    if n != n_cells {
+        return Err(ParseError::BadLength {
+            line: line_no,
+            expected: n_cells,
+            found: n,
+        });
+    }
+    Ok(())
+}
+
+/// Writes cells of any size in the text format (`.` for empty, `A` = 10), without
+/// allocating. `out` must be as long as `cells`.
+#[inline]
+pub fn format_sized_into(cells: &[u8], out: &mut [u8]) {
+    for (o, &v) in out.iter_mut().zip(cells) {
+        *o = SYMBOLS[v as usize];
+    }
+}
+
+/// As [`format_sized_into`], with `0` for empty (the canonical-form convention).
+#[inline]
+pub fn format_sized_zeros_into(cells: &[u8], out: &mut [u8]) {
+    for (o, &v) in out.iter_mut().zip(cells) {
+        *o = if v == 0 { b'0' } else { SYMBOLS[v as usize] };
+    }
 }
 
 /// Writes `cells` in the text format into `out` (`.` for empty), without allocating.
@@ -187,6 +303,40 @@ mod tests {
         );
         let err = parse_line(&PUZZLE[1..], 3).unwrap_err();
         assert_eq!(err.to_string(), "line 3: expected 81 cells, found 80");
+    }
+
+    #[test]
+    fn every_size_round_trips_its_symbols_and_names_bad_ones() {
+        for size in Size::ALL {
+            let n = size.side();
+            // Row-major values 0..=N repeating: every symbol and the empty cell.
+            let cells: Vec<u8> = (0..size.n_cells()).map(|i| (i % (n + 1)) as u8).collect();
+            let mut text = vec![0u8; cells.len()];
+            format_sized_into(&cells, &mut text);
+            let text = String::from_utf8(text).unwrap();
+            let mut back = vec![0u8; cells.len()];
+            parse_sized(&text, 1, size, &mut back).unwrap();
+            assert_eq!(back, cells, "{size}");
+            parse_sized(&text.to_lowercase(), 1, size, &mut back).unwrap();
+            assert_eq!(back, cells, "{size}: lowercase is accepted");
+            assert_eq!(Size::from_side(n), Some(size));
+        }
+        let mut out = [0u8; 16];
+        let err = parse_sized("1234341221434325", 7, Size::Four, &mut out).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 7, column 16: unexpected character '5' (expected 1-4, '.' or '0')"
+        );
+        let mut out = [0u8; 256];
+        let line = format!("{}H", ".".repeat(255));
+        let err = parse_sized(&line, 2, Size::Sixteen, &mut out).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2, column 256: unexpected character 'H' (expected 1-9, A-G, '.' or '0')"
+        );
+        let mut nine = [0u8; 81];
+        parse_sized(PUZZLE, 1, Size::Nine, &mut nine).unwrap();
+        assert_eq!(nine, parse_line(PUZZLE, 1).unwrap());
     }
 
     #[test]

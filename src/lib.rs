@@ -5,7 +5,11 @@
 //! The crate is a library with a thin binary (`src/main.rs`), so that benches and
 //! tests link the same code the command runs. Modules follow the pipeline:
 //!
-//! * [`grid`] — the board (`[u8; 81]`, 0 = empty) and the one-line text format.
+//! * [`grid`] — the 9×9 board (`[u8; 81]`, 0 = empty), the sizes, and the one-line
+//!   text format of every size.
+//! * [`nxn`] — the engine for the other sizes (4×4, 16×16, 25×25): solver, fill,
+//!   carve, symmetry group and canonical form over a `Shape`, so the 9×9 path keeps
+//!   its hand-tuned code.
 //! * [`solve`] — the counting solver (digit bitboards, singles, MRV branching) and the
 //!   carve step's uniqueness test. The hot loop of everything.
 //! * [`generate`] — making a seed: [`generate::fill`] strategies build complete grids,
@@ -52,6 +56,7 @@ pub mod generate;
 pub mod grade;
 pub mod grid;
 pub mod merge;
+pub mod nxn;
 pub mod pipeline;
 pub mod rng;
 pub mod sink;
