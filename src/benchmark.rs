@@ -1,22 +1,41 @@
 //! Comparing strategies side by side: every fill × carve combination on the same
 //! budget, the same thread count and the same random streams, measured for speed
 //! (puzzles/s, per-puzzle latency of fill + carve in an HdrHistogram), for what the
-//! puzzles look like (clue counts, default bands, minimality) and for diversity
-//! (distinct canonical forms of the solution grids and of the puzzles).
+//! puzzles look like (clue counts, bands, minimality) and for diversity (distinct
+//! canonical forms of the solution grids and of the puzzles).
 //!
 //! Puzzle `i` of every combination draws from [`item_rng`]`(seed, Seed, i, 0)`, so two
-//! combinations differ only by their strategies. Every carve runs to the end
-//! (`stop_at = 0`): the figures describe the strategy, not a band request.
+//! combinations differ only by their strategies. Two modes:
+//!
+//! * Strategy mode (no [`BandPlan`]): every carve runs to the end (`stop_at = 0`), so
+//!   the figures describe the strategy, not a band request; shares are of the default
+//!   band table.
+//! * Band mode ([`BenchConfig::bands`], `bench --difficulty`): for each band and each
+//!   combination, every puzzle is made as the pipeline's `make_seed` makes a seed:
+//!   fill, draw a clue target inside the band, carve towards it, and start again until
+//!   the clue count lands in the band. Rows count only puzzles that landed, with the
+//!   latency and the attempts of all their tries, so puzzles/s is the rate of a bank
+//!   of that band. Attempts are bounded: when one puzzle runs out of them (`minimal`
+//!   never carves an easy puzzle) the whole combination stops and its row says
+//!   `unreachable`, as `generate` would refuse it. Each band also gets a peer row, the
+//!   `sudoku` crate 0.8 measured in the same pool ([`peer`], feature `sudoku-peer`),
+//!   and [`render_fastest`] names our fastest combination per band with its ratio to
+//!   the peer.
 //!
 //! Architecture invariant: no I/O here. [`run`] measures inside whatever rayon pool it
 //! is called in; the renderers return strings that `cmd::bench` writes.
 
+#[cfg(feature = "sudoku-peer")]
+pub mod peer;
+
 use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::hint::black_box;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use hdrhistogram::Histogram;
+use rand::Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -39,6 +58,17 @@ pub enum Budget {
     Time(Duration),
 }
 
+/// Band mode: which bands to measure and how hard one puzzle may try to land in one.
+#[derive(Clone, Debug)]
+pub struct BandPlan {
+    pub table: BandTable,
+    /// Band indices of `table` to measure, in this order.
+    pub selected: Vec<usize>,
+    /// Fill-and-carve attempts one puzzle may take before its combination is declared
+    /// unreachable for the band (`generate --max-attempts`).
+    pub max_attempts: u32,
+}
+
 /// What to compare and how.
 #[derive(Clone, Debug)]
 pub struct BenchConfig {
@@ -48,6 +78,37 @@ pub struct BenchConfig {
     pub seed: u64,
     /// Reported only (the caller builds the pool); recorded so rows say how they ran.
     pub threads: usize,
+    /// `Some` for band mode; `None` carves to the end (strategy mode).
+    pub bands: Option<BandPlan>,
+}
+
+/// True when this build measures the `sudoku` crate as the peer of each band.
+pub const HAS_PEER: bool = cfg!(feature = "sudoku-peer");
+
+/// The peer's `fill` and `carve` names in the rows: the crate, and how it is used (its
+/// `generate`, then clues added back up to the target).
+pub const PEER_FILL: &str = "sudoku-crate";
+pub const PEER_CARVE: &str = "generate+add";
+
+/// What makes the puzzles of one row.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Maker {
+    /// One of our fill × carve combinations.
+    Ours(Fill, Carve),
+    /// The `sudoku` crate 0.8, used as its users would ([`peer`]).
+    #[cfg(feature = "sudoku-peer")]
+    Peer,
+}
+
+impl Maker {
+    /// The row's `fill` and `carve` names.
+    pub fn names(self) -> (&'static str, &'static str) {
+        match self {
+            Maker::Ours(f, c) => (f.name(), c.name()),
+            #[cfg(feature = "sudoku-peer")]
+            Maker::Peer => (PEER_FILL, PEER_CARVE),
+        }
+    }
 }
 
 /// The fills compared when none is named: all but `digits`, which is slow by design.
@@ -58,9 +119,26 @@ pub fn default_fills() -> Vec<Fill> {
         .collect()
 }
 
+/// What band mode adds to a row.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BandFigures {
+    /// The band every puzzle of the row was made for.
+    pub band: String,
+    /// False when a puzzle ran out of attempts: the combination stopped there, and the
+    /// row's figures are all zero.
+    pub reached: bool,
+    /// Fill-and-carve attempts per landed puzzle, and the most one puzzle took (the
+    /// bound itself when the band was not reached).
+    pub attempts_mean: f64,
+    pub attempts_max: u32,
+}
+
 /// One combination's results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BenchRow {
+    /// Band mode only; absent from the JSON in strategy mode.
+    #[serde(flatten)]
+    pub banded: Option<BandFigures>,
     pub fill: &'static str,
     pub carve: &'static str,
     pub threads: usize,
@@ -74,7 +152,8 @@ pub struct BenchRow {
     pub clues_mean: f64,
     pub clues_min: u8,
     pub clues_max: u8,
-    /// Share of the puzzles in each band of the default table, in table order.
+    /// Share of the puzzles in each band, in table order (the default table in strategy
+    /// mode, the measured one in band mode).
     pub band_shares: Vec<(String, f64)>,
     /// Puzzles of the sample that are minimal, out of `minimal_checked`.
     pub minimal: u64,
@@ -85,10 +164,12 @@ pub struct BenchRow {
 
 /// One measured puzzle.
 struct Sample {
+    /// Fill + carve of every attempt it took.
     nanos: u64,
     solution: Cells,
     puzzle: Cells,
     n_clues: u8,
+    attempts: u32,
 }
 
 fn make(fill_with: Fill, carve_with: Carve, seed: u64, i: u64) -> Sample {
@@ -105,7 +186,59 @@ fn make(fill_with: Fill, carve_with: Carve, seed: u64, i: u64) -> Sample {
         solution,
         puzzle: outcome.puzzle,
         n_clues: outcome.n_clues,
+        attempts: 1,
     }
+}
+
+/// One try at band `lo..=hi`: fill, a target drawn inside the band, carve towards it
+/// (the order of `pipeline::make_seed`). Returns the solution, the puzzle and its clues.
+fn attempt<R: Rng + ?Sized>(maker: Maker, lo: u8, hi: u8, rng: &mut R) -> (Cells, Cells, u8) {
+    match maker {
+        Maker::Ours(fill_with, carve_with) => {
+            let solution = fill(fill_with, rng);
+            let target = rng.random_range(lo..=hi);
+            let out = carve(carve_with, &solution, target, rng);
+            (solution, out.puzzle, out.n_clues)
+        }
+        #[cfg(feature = "sudoku-peer")]
+        Maker::Peer => peer::attempt(lo, hi, rng),
+    }
+}
+
+/// Puzzle `i` of band `band`: attempts until one lands. `None` when this puzzle ran out
+/// of attempts (then it sets `gave_up`) or another one already had.
+fn make_in_band(
+    maker: Maker,
+    plan: &BandPlan,
+    band: usize,
+    seed: u64,
+    i: u64,
+    gave_up: &AtomicBool,
+) -> Option<Sample> {
+    let spec = &plan.table.bands()[band];
+    let mut rng = item_rng(seed, Purpose::Seed, i, 0);
+    let start = Instant::now();
+    for attempts in 1..=plan.max_attempts {
+        // Checked per attempt, so a combination that cannot reach the band stops within
+        // one attempt per thread once any of its puzzles has given up.
+        if gave_up.load(Ordering::Relaxed) {
+            return None;
+        }
+        let (solution, puzzle, n_clues) =
+            black_box(attempt(maker, spec.lo, spec.hi, black_box(&mut rng)));
+        if plan.table.accepts(band, n_clues) {
+            let nanos = start.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
+            return Some(Sample {
+                nanos,
+                solution,
+                puzzle,
+                n_clues,
+                attempts,
+            });
+        }
+    }
+    gave_up.store(true, Ordering::Relaxed);
+    None
 }
 
 /// True when no single clue of `puzzle` can be removed without a second solution.
@@ -119,40 +252,79 @@ pub fn is_minimal(puzzle: &Cells) -> bool {
     })
 }
 
-/// Measures one combination in the current rayon pool.
-pub fn measure(fill_with: Fill, carve_with: Carve, config: &BenchConfig) -> BenchRow {
+/// Makes items `0, 1, ...` with `make` over the budget in the current rayon pool, in
+/// index order, until the budget is spent or `stop` is set. Returns them and the wall
+/// time in seconds.
+fn collect(
+    budget: Budget,
+    stop: &AtomicBool,
+    make: impl Fn(u64) -> Option<Sample> + Sync,
+) -> (Vec<Sample>, f64) {
     let start = Instant::now();
-    let samples: Vec<Sample> = match config.budget {
-        Budget::Count(n) => (0..n)
-            .into_par_iter()
-            .map(|i| make(fill_with, carve_with, config.seed, i))
-            .collect(),
+    let samples = match budget {
+        Budget::Count(n) => (0..n).into_par_iter().filter_map(&make).collect(),
         Budget::Time(limit) => {
             // Batches of a few items per thread keep the overshoot small.
             let batch = (rayon::current_num_threads() * 4) as u64;
             let mut all = Vec::new();
             let mut next = 0u64;
-            while all.is_empty() || start.elapsed() < limit {
-                all.par_extend(
-                    (next..next + batch)
-                        .into_par_iter()
-                        .map(|i| make(fill_with, carve_with, config.seed, i)),
-                );
+            while !stop.load(Ordering::Relaxed) && (all.is_empty() || start.elapsed() < limit) {
+                all.par_extend((next..next + batch).into_par_iter().filter_map(&make));
                 next += batch;
             }
             all
         }
     };
-    let wall = start.elapsed().as_secs_f64();
-    summarise(fill_with, carve_with, config.threads, wall, &samples)
+    (samples, start.elapsed().as_secs_f64())
+}
+
+/// Measures one combination in strategy mode (carving to the end) in the current pool.
+pub fn measure(fill_with: Fill, carve_with: Carve, config: &BenchConfig) -> BenchRow {
+    let never = AtomicBool::new(false);
+    let (samples, wall) = collect(config.budget, &never, |i| {
+        Some(make(fill_with, carve_with, config.seed, i))
+    });
+    let maker = Maker::Ours(fill_with, carve_with);
+    let table = BandTable::default_9x9();
+    summarise(maker, config.threads, wall, &samples, &table, None)
+}
+
+/// Measures what `maker` makes for band `band` of `plan` in the current pool: only
+/// puzzles that landed count, and one that gives up stops the row (`reached: false`).
+pub fn measure_band(maker: Maker, plan: &BandPlan, band: usize, config: &BenchConfig) -> BenchRow {
+    let gave_up = AtomicBool::new(false);
+    let (samples, wall) = collect(config.budget, &gave_up, |i| {
+        make_in_band(maker, plan, band, config.seed, i, &gave_up)
+    });
+    let name = plan.table.bands()[band].name.clone();
+    if gave_up.load(Ordering::Relaxed) {
+        // Whatever landed before the stop is a scheduling accident, not a figure.
+        let mut row = summarise(maker, config.threads, 0.0, &[], &plan.table, None);
+        row.banded = Some(BandFigures {
+            band: name,
+            reached: false,
+            attempts_mean: 0.0,
+            attempts_max: plan.max_attempts,
+        });
+        return row;
+    }
+    summarise(
+        maker,
+        config.threads,
+        wall,
+        &samples,
+        &plan.table,
+        Some(name),
+    )
 }
 
 fn summarise(
-    fill_with: Fill,
-    carve_with: Carve,
+    maker: Maker,
     threads: usize,
     wall: f64,
     samples: &[Sample],
+    table: &BandTable,
+    band: Option<String>,
 ) -> BenchRow {
     let n = samples.len() as u64;
     // Explicit bounds (1 ns to 1 hour): `saturating_record` clamps to the range the
@@ -162,7 +334,6 @@ fn summarise(
     for s in samples {
         hist.saturating_record(s.nanos.max(1));
     }
-    let table = BandTable::default_9x9();
     let mut per_band = vec![0u64; table.bands().len()];
     for s in samples {
         if let Some(b) = table.grade(s.n_clues) {
@@ -179,9 +350,17 @@ fn summarise(
     let distinct = |v: Vec<Cells>| v.into_iter().collect::<HashSet<_>>().len() as u64;
     let us = |ns: u64| ns as f64 / 1000.0;
     debug_assert!(samples.iter().all(|s| s.n_clues == n_clues(&s.puzzle)));
+    let banded = band.map(|band| BandFigures {
+        band,
+        reached: true,
+        attempts_mean: share(samples.iter().map(|s| u64::from(s.attempts)).sum()),
+        attempts_max: samples.iter().map(|s| s.attempts).max().unwrap_or(0),
+    });
+    let (fill_name, carve_name) = maker.names();
     BenchRow {
-        fill: fill_with.name(),
-        carve: carve_with.name(),
+        banded,
+        fill: fill_name,
+        carve: carve_name,
         threads,
         puzzles: n,
         wall_seconds: wall,
@@ -206,36 +385,163 @@ fn summarise(
 }
 
 /// Measures every combination, fills outer, calling `on_row` after each (progress).
+/// In band mode bands are outermost, and each band ends with the peer's row when this
+/// build has it ([`HAS_PEER`]).
 pub fn run(config: &BenchConfig, mut on_row: impl FnMut(&BenchRow)) -> Vec<BenchRow> {
     let mut rows = Vec::new();
-    for &f in &config.fills {
-        for &c in &config.carves {
-            let row = measure(f, c, config);
-            on_row(&row);
-            rows.push(row);
+    let mut push = |row: BenchRow| {
+        on_row(&row);
+        rows.push(row);
+    };
+    match &config.bands {
+        None => {
+            for &f in &config.fills {
+                for &c in &config.carves {
+                    push(measure(f, c, config));
+                }
+            }
+        }
+        Some(plan) => {
+            for &band in &plan.selected {
+                for &f in &config.fills {
+                    for &c in &config.carves {
+                        push(measure_band(Maker::Ours(f, c), plan, band, config));
+                    }
+                }
+                #[cfg(feature = "sudoku-peer")]
+                push(measure_band(Maker::Peer, plan, band, config));
+            }
         }
     }
     rows
 }
 
+/// A rate for a sentence: `41.2k/s`.
+fn human_rate(per_second: f64) -> String {
+    if per_second >= 1e6 {
+        format!("{:.2}M/s", per_second / 1e6)
+    } else if per_second >= 1e3 {
+        format!("{:.1}k/s", per_second / 1e3)
+    } else {
+        format!("{per_second:.1}/s")
+    }
+}
+
+/// One line per band of band-mode rows, in their order: the fastest of our
+/// combinations that reached it, and its ratio to the `sudoku` crate's row, e.g.
+/// `fastest in medium: mrv+target 41.2k/s, 3.1× the sudoku crate (13.3k/s)`.
+/// When that combination repeats solution grids (`template`: one grid class in
+/// disguise), the line goes on with the fastest whose grids are all distinct.
+/// Empty for strategy-mode rows.
+pub fn render_fastest(rows: &[BenchRow]) -> String {
+    let mut bands: Vec<&str> = Vec::new();
+    for r in rows {
+        if let Some(b) = &r.banded {
+            if !bands.contains(&b.band.as_str()) {
+                bands.push(&b.band);
+            }
+        }
+    }
+    let mut out = String::new();
+    for band in bands {
+        let in_band = |r: &&BenchRow| r.banded.as_ref().is_some_and(|b| b.band == band);
+        let reached = |r: &&BenchRow| r.banded.as_ref().is_some_and(|b| b.reached);
+        let is_peer = |r: &&BenchRow| r.fill == PEER_FILL && r.carve == PEER_CARVE;
+        let fastest = |diverse_only: bool| {
+            rows.iter()
+                .filter(in_band)
+                .filter(reached)
+                .filter(|r| !is_peer(r))
+                .filter(|r| !diverse_only || r.distinct_grids == r.puzzles)
+                .max_by(|a, b| a.puzzles_per_second.total_cmp(&b.puzzles_per_second))
+        };
+        let peer = rows.iter().filter(in_band).find(is_peer);
+        // "mrv+target 41.2k/s, 3.1× the sudoku crate (13.3k/s)"
+        let describe = |r: &BenchRow| {
+            let mut s = format!(
+                "{}+{} {}",
+                r.fill,
+                r.carve,
+                human_rate(r.puzzles_per_second)
+            );
+            match peer {
+                Some(p) if reached(&p) => {
+                    let _ = write!(
+                        s,
+                        ", {:.1}× the sudoku crate ({})",
+                        r.puzzles_per_second / p.puzzles_per_second,
+                        human_rate(p.puzzles_per_second)
+                    );
+                }
+                _ => {}
+            }
+            s
+        };
+        let _ = write!(out, "fastest in {band}: ");
+        match fastest(false) {
+            Some(r) => {
+                out.push_str(&describe(r));
+                if r.distinct_grids < r.puzzles {
+                    match fastest(true) {
+                        Some(d) => {
+                            let _ = write!(out, "; with all grids distinct: {}", describe(d));
+                        }
+                        None => out.push_str("; none with all grids distinct"),
+                    }
+                }
+            }
+            None => out.push_str("no combination reached it"),
+        }
+        match peer {
+            None => out.push_str(" (no sudoku crate row: built without the sudoku-peer feature)"),
+            Some(p) if !reached(&p) => {
+                let attempts = p.banded.as_ref().map_or(0, |b| b.attempts_max);
+                let _ = write!(
+                    out,
+                    "; the sudoku crate did not reach it in {attempts} attempts"
+                );
+            }
+            Some(p) if fastest(false).is_none() => {
+                let _ = write!(
+                    out,
+                    "; the sudoku crate: {}",
+                    human_rate(p.puzzles_per_second)
+                );
+            }
+            Some(_) => {}
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// True for band-mode rows (they get the `band`, attempts and `status` columns).
+fn banded(rows: &[BenchRow]) -> bool {
+    rows.first().is_some_and(|r| r.banded.is_some())
+}
+
 /// Column headers of the text table and the CSV, in order.
 fn header(rows: &[BenchRow]) -> Vec<String> {
-    let mut h: Vec<String> = [
-        "fill",
-        "carve",
-        "threads",
-        "puzzles",
-        "puzzles/s",
-        "p50_us",
-        "p99_us",
-        "max_us",
-        "clues_mean",
-        "clues_min",
-        "clues_max",
-    ]
-    .iter()
-    .map(|s| s.to_string())
-    .collect();
+    let mut h: Vec<String> = Vec::new();
+    if banded(rows) {
+        h.push("band".to_string());
+    }
+    h.extend(["fill", "carve", "threads", "puzzles"].map(String::from));
+    if banded(rows) {
+        h.extend(["attempts_mean", "attempts_max"].map(String::from));
+    }
+    h.extend(
+        [
+            "puzzles/s",
+            "p50_us",
+            "p99_us",
+            "max_us",
+            "clues_mean",
+            "clues_min",
+            "clues_max",
+        ]
+        .map(String::from),
+    );
     let bands = rows.first().map_or_else(
         || {
             BandTable::default_9x9()
@@ -257,15 +563,31 @@ fn header(rows: &[BenchRow]) -> Vec<String> {
             .iter()
             .map(|s| s.to_string()),
     );
+    if banded(rows) {
+        h.push("status".to_string());
+    }
     h
 }
 
-fn cells(r: &BenchRow) -> Vec<String> {
-    let mut v = vec![
+/// A row's cells. The figures of a band that was not reached are `missing` ("-" in
+/// the table, empty in the CSV, so that a reader sees no number rather than a 0).
+fn cells(r: &BenchRow, missing: &str) -> Vec<String> {
+    let mut v = Vec::new();
+    if let Some(b) = &r.banded {
+        v.push(b.band.clone());
+    }
+    v.extend([
         r.fill.to_string(),
         r.carve.to_string(),
         r.threads.to_string(),
-        r.puzzles.to_string(),
+    ]);
+    let figures_from = v.len();
+    v.push(r.puzzles.to_string());
+    if let Some(b) = &r.banded {
+        v.push(format!("{:.2}", b.attempts_mean));
+        v.push(b.attempts_max.to_string());
+    }
+    v.extend([
         format!("{:.1}", r.puzzles_per_second),
         format!("{:.1}", r.p50_us),
         format!("{:.1}", r.p99_us),
@@ -273,7 +595,7 @@ fn cells(r: &BenchRow) -> Vec<String> {
         format!("{:.2}", r.clues_mean),
         r.clues_min.to_string(),
         r.clues_max.to_string(),
-    ];
+    ]);
     v.extend(
         r.band_shares
             .iter()
@@ -282,19 +604,38 @@ fn cells(r: &BenchRow) -> Vec<String> {
     v.push(format!("{}/{}", r.minimal, r.minimal_checked));
     v.push(r.distinct_grids.to_string());
     v.push(r.distinct_puzzles.to_string());
+    if let Some(b) = &r.banded {
+        if b.reached {
+            v.push("ok".to_string());
+        } else {
+            // Keep the bound that was hit: it says how hard the combination tried.
+            let bound = figures_from + 2;
+            for (k, cell) in v.iter_mut().enumerate().skip(figures_from) {
+                if k != bound {
+                    *cell = missing.to_string();
+                }
+            }
+            v.push("unreachable".to_string());
+        }
+    }
     v
+}
+
+fn records(rows: &[BenchRow], missing: &str) -> Vec<Vec<String>> {
+    std::iter::once(header(rows))
+        .chain(rows.iter().map(|r| cells(r, missing)))
+        .collect()
 }
 
 /// The rows as CSV records, header first (the caller feeds a `csv::Writer`).
 pub fn csv_records(rows: &[BenchRow]) -> Vec<Vec<String>> {
-    std::iter::once(header(rows))
-        .chain(rows.iter().map(cells))
-        .collect()
+    records(rows, "")
 }
 
 /// The rows as an aligned text table: names left-aligned, numbers right-aligned.
 pub fn render_table(rows: &[BenchRow]) -> String {
-    let records = csv_records(rows);
+    let records = records(rows, "-");
+    let names = if banded(rows) { 3 } else { 2 };
     let n_cols = records[0].len();
     let widths: Vec<usize> = (0..n_cols)
         .map(|c| records.iter().map(|r| r[c].len()).max().unwrap_or(0))
@@ -305,7 +646,7 @@ pub fn render_table(rows: &[BenchRow]) -> String {
             .iter()
             .enumerate()
             .map(|(c, s)| {
-                if c < 2 {
+                if c < names || c + 1 == n_cols && banded(rows) {
                     format!("{s:<w$}", w = widths[c])
                 } else {
                     format!("{s:>w$}", w = widths[c])
@@ -317,6 +658,14 @@ pub fn render_table(rows: &[BenchRow]) -> String {
     out
 }
 
+/// A row's name on the chart: `fill+carve`, after its band in band mode.
+fn label(r: &BenchRow) -> String {
+    match &r.banded {
+        Some(b) => format!("{} {}+{}", b.band, r.fill, r.carve),
+        None => format!("{}+{}", r.fill, r.carve),
+    }
+}
+
 /// Reads one figure of a row, for a chart panel.
 type Metric = fn(&BenchRow) -> f64;
 
@@ -326,9 +675,11 @@ pub fn render_svg(rows: &[BenchRow]) -> String {
     const GAP: f64 = 10.0;
     const LEFT: f64 = 60.0;
     const PANEL: f64 = 180.0;
-    const LABELS: f64 = 110.0;
+    // Room for the longest rotated label (about 5.5 px of height per character).
+    let longest = rows.iter().map(|r| label(r).len()).max().unwrap_or(0);
+    let labels = f64::max(110.0, 20.0 + 5.5 * longest as f64);
     let width = LEFT + rows.len().max(1) as f64 * (BAR + GAP) + 20.0;
-    let height = 40.0 + 2.0 * (PANEL + 40.0) + LABELS;
+    let height = 40.0 + 2.0 * (PANEL + 40.0) + labels;
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -359,10 +710,9 @@ pub fn render_svg(rows: &[BenchRow]) -> String {
             let x = LEFT + i as f64 * (BAR + GAP);
             let _ = writeln!(
                 s,
-                r#"<rect x="{x:.1}" y="{:.1}" width="{BAR}" height="{h:.1}" fill="{colour}"><title>{}+{}: {v:.1}</title></rect>"#,
+                r#"<rect x="{x:.1}" y="{:.1}" width="{BAR}" height="{h:.1}" fill="{colour}"><title>{}: {v:.1}</title></rect>"#,
                 base - h,
-                r.fill,
-                r.carve
+                label(r)
             );
             let _ = writeln!(
                 s,
@@ -377,8 +727,8 @@ pub fn render_svg(rows: &[BenchRow]) -> String {
         let x = LEFT + i as f64 * (BAR + GAP) + BAR / 2.0;
         let _ = writeln!(
             s,
-            r#"<text x="{x:.1}" y="{label_top:.1}" transform="rotate(60 {x:.1} {label_top:.1})">{}+{}</text>"#,
-            r.fill, r.carve
+            r#"<text x="{x:.1}" y="{label_top:.1}" transform="rotate(60 {x:.1} {label_top:.1})">{}</text>"#,
+            label(r)
         );
     }
     s.push_str("</svg>\n");
@@ -396,7 +746,74 @@ mod tests {
             budget: Budget::Count(n),
             seed: 7,
             threads: 1,
+            bands: None,
         }
+    }
+
+    fn band_config(carves: Vec<Carve>, n: u64, max_attempts: u32) -> BenchConfig {
+        let table = BandTable::default_9x9();
+        BenchConfig {
+            bands: Some(BandPlan {
+                selected: table.select("any").expect("known bands"),
+                table,
+                max_attempts,
+            }),
+            ..config(vec![Fill::Mrv], carves, n)
+        }
+    }
+
+    #[test]
+    fn band_mode_lands_every_puzzle_in_its_band() {
+        let c = band_config(vec![Carve::Target], 6, 10_000);
+        let rows = run(&c, |_| {});
+        let per_band = 1 + usize::from(HAS_PEER);
+        assert_eq!(rows.len(), 4 * per_band);
+        let table = BandTable::default_9x9();
+        for (k, r) in rows.iter().enumerate() {
+            let b = r.banded.as_ref().expect("band mode rows");
+            let band = &table.bands()[k / per_band];
+            assert_eq!(b.band, band.name);
+            assert!(b.reached, "{}+{} in {}", r.fill, r.carve, b.band);
+            assert_eq!(r.puzzles, 6);
+            assert!(band.lo <= r.clues_min && r.clues_max <= band.hi, "{r:?}");
+            let share = r.band_shares[k / per_band].1;
+            assert!((share - 1.0).abs() < 1e-9, "{r:?}");
+            assert!(b.attempts_mean >= 1.0 && b.attempts_max >= 1);
+        }
+        let fastest = render_fastest(&rows);
+        assert_eq!(fastest.lines().count(), 4);
+        assert!(
+            fastest.starts_with("fastest in easy: mrv+target "),
+            "{fastest}"
+        );
+        if HAS_PEER {
+            assert!(rows[1].fill == PEER_FILL && rows[1].carve == PEER_CARVE);
+            assert!(fastest.contains("× the sudoku crate"), "{fastest}");
+        }
+    }
+
+    #[test]
+    fn an_unreachable_band_stops_after_its_attempts() {
+        let mut c = band_config(vec![Carve::Minimal], 50, 5);
+        let plan = c.bands.as_mut().expect("band mode");
+        plan.selected = vec![0];
+        let rows = run(&c, |_| {});
+        let r = &rows[0];
+        let b = r.banded.as_ref().expect("band mode rows");
+        assert_eq!(
+            (b.band.as_str(), b.reached, b.attempts_max),
+            ("easy", false, 5)
+        );
+        assert_eq!(r.puzzles, 0);
+        let table = render_table(&rows);
+        let line = table.lines().nth(1).expect("one row");
+        assert!(
+            line.ends_with("unreachable") && line.contains(" - "),
+            "{line}"
+        );
+        let csv = csv_records(&rows);
+        assert_eq!(csv[1].last().map(String::as_str), Some("unreachable"));
+        assert!(render_fastest(&rows).contains("fastest in easy: no combination reached it"));
     }
 
     #[test]

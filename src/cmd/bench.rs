@@ -41,6 +41,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         budget,
         seed: args.seed,
         threads: pool.current_num_threads(),
+        bands: None,
     };
     let rows = pool.install(|| {
         benchmark::run(&config, |r| {
