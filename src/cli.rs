@@ -283,6 +283,20 @@ pub struct BenchArgs {
     /// Seed: puzzle i of every combination draws from (seed, i).
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Measure per band instead of carving to the end: `any` or `all` (every band of the
+    /// table) or names, e.g. `easy,medium`. Each puzzle gets a clue target drawn in its
+    /// band and is made again until it lands there; rows count landed puzzles only, and
+    /// each band gets a row for the `sudoku` crate 0.8 as the peer.
+    #[arg(long)]
+    pub difficulty: Option<String>,
+    /// Band table for --difficulty: `default`, `six-level`, or NAME=LO-HI,... (clue
+    /// counts, e.g. easy=36-40,medium=30-35).
+    #[arg(long, requires = "difficulty")]
+    pub bands: Option<String>,
+    /// With --difficulty: fill-and-carve attempts one puzzle may take to land in its
+    /// band; when one runs out, its combination is reported `unreachable` for the band.
+    #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..), requires = "difficulty")]
+    pub max_attempts: u32,
     /// Directory for bench.csv, bench.json and bench.svg (created if missing).
     #[arg(long, default_value = "bench-results")]
     pub out: PathBuf,

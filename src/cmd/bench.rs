@@ -1,15 +1,18 @@
-//! `sudoku-factory bench`: measure every fill × carve combination on one rayon pool,
-//! print the table on stdout and write `OUT/bench.csv`, `OUT/bench.json` and
-//! `OUT/bench.svg`. Progress (one line per finished combination) goes to stderr.
+//! `sudoku-factory bench`: measure every fill × carve combination on one rayon pool
+//! (per band, with the `sudoku` crate's row beside them, under `--difficulty`), print
+//! the table on stdout, then in band mode the fastest combination of each band, and
+//! write `OUT/bench.csv`, `OUT/bench.json` and `OUT/bench.svg`. Progress (one line per
+//! finished row) goes to stderr.
 
 use std::fs;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use crate::benchmark::{self, BenchConfig, Budget};
+use crate::benchmark::{self, BandPlan, BenchConfig, Budget};
 use crate::cli::BenchArgs;
 use crate::generate::{Carve, Fill};
+use crate::grade::BandTable;
 
 use super::Outcome;
 
@@ -20,6 +23,24 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         }
         Some(s) => Budget::Time(Duration::from_secs_f64(s)),
         None => Budget::Count(args.count),
+    };
+    let bands = match &args.difficulty {
+        None => None,
+        Some(spec) => {
+            let table =
+                BandTable::parse(args.bands.as_deref().unwrap_or("default")).context("--bands")?;
+            // `all` reads as `any` (generate's word), unless a band is called `all`.
+            let spec = match spec.trim() {
+                "all" if !table.bands().iter().any(|b| b.name == "all") => "any",
+                other => other,
+            };
+            let selected = table.select(spec).context("--difficulty")?;
+            Some(BandPlan {
+                table,
+                selected,
+                max_attempts: args.max_attempts,
+            })
+        }
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.map_or(0, |t| t as usize))
@@ -41,17 +62,32 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         budget,
         seed: args.seed,
         threads: pool.current_num_threads(),
-        bands: None,
+        bands,
     };
+    if config.bands.is_some() && !benchmark::HAS_PEER {
+        eprintln!("sudoku-factory: warning: built without the sudoku-peer feature, so no sudoku crate rows");
+    }
     let rows = pool.install(|| {
-        benchmark::run(&config, |r| {
-            eprintln!(
+        benchmark::run(&config, |r| match &r.banded {
+            None => eprintln!(
                 "sudoku-factory: {}+{}: {} puzzles, {:.1}/s",
                 r.fill, r.carve, r.puzzles, r.puzzles_per_second
-            )
+            ),
+            Some(b) if b.reached => eprintln!(
+                "sudoku-factory: {}: {}+{}: {} puzzles, {:.1}/s, {:.2} attempts each",
+                b.band, r.fill, r.carve, r.puzzles, r.puzzles_per_second, b.attempts_mean
+            ),
+            Some(b) => eprintln!(
+                "sudoku-factory: {}: {}+{}: unreachable (a puzzle missed the band {} times)",
+                b.band, r.fill, r.carve, b.attempts_max
+            ),
         })
     });
     print!("{}", benchmark::render_table(&rows));
+    let fastest = benchmark::render_fastest(&rows);
+    if !fastest.is_empty() {
+        print!("\n{fastest}");
+    }
 
     let dir = &args.out;
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
