@@ -1,5 +1,6 @@
 //! `bench`: one row per fill × carve combination on stdout, the CSV/JSON/SVG files,
-//! and the diversity figures that tell the strategies apart.
+//! and the diversity figures that tell the strategies apart; with `--difficulty`, the
+//! same per band, every counted puzzle in its band, beside the `sudoku` crate's row.
 
 mod common;
 
@@ -75,5 +76,210 @@ fn bench_refuses_count_with_seconds() {
         .assert()
         .failure()
         .stderr(predicates::str::contains("--seconds"));
+    assert!(!dir.path().join("bench-results").exists());
+}
+
+/// The rows of `OUT/bench.csv` by column name.
+fn read_csv(path: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
+    let mut csv = csv::Reader::from_path(path).unwrap();
+    let headers = csv.headers().unwrap().clone();
+    csv.records()
+        .map(|r| {
+            let r = r.unwrap();
+            headers
+                .iter()
+                .zip(r.iter())
+                .map(|(h, v)| (h.to_string(), v.to_string()))
+                .collect()
+        })
+        .collect()
+}
+
+const PEER: bool = cfg!(feature = "sudoku-peer");
+
+#[test]
+fn bench_per_band_lands_every_puzzle_in_its_band_beside_the_sudoku_crate() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results");
+    let assert = factory()
+        .args([
+            "bench",
+            "--difficulty",
+            "easy,expert",
+            "--fill",
+            "mrv",
+            "--carve",
+            "target,unavoidable",
+            "--count",
+            "12",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+
+    let rows = read_csv(&out.join("bench.csv"));
+    let mut expected = Vec::new();
+    for band in ["easy", "expert"] {
+        expected.push((band, "mrv", "target"));
+        expected.push((band, "mrv", "unavoidable"));
+        if PEER {
+            expected.push((band, "sudoku-crate", "generate+add"));
+        }
+    }
+    let got: Vec<(&str, &str, &str)> = rows
+        .iter()
+        .map(|r| (r["band"].as_str(), r["fill"].as_str(), r["carve"].as_str()))
+        .collect();
+    assert_eq!(got, expected);
+    for r in &rows {
+        let band = &r["band"];
+        assert_eq!(r["status"], "ok", "{r:?}");
+        assert_eq!(r["puzzles"], "12", "{r:?}");
+        // Every counted puzzle landed in the band it was made for.
+        assert_eq!(r[&format!("{band}_%")], "100.0", "{r:?}");
+        let (lo, hi) = if band == "easy" { (36, 40) } else { (17, 23) };
+        let min: u8 = r["clues_min"].parse().unwrap();
+        let max: u8 = r["clues_max"].parse().unwrap();
+        assert!(lo <= min && max <= hi, "{r:?}");
+        let attempts: f64 = r["attempts_mean"].parse().unwrap();
+        assert!(attempts >= 1.0, "{r:?}");
+    }
+
+    let json: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("bench.json")).unwrap()).unwrap();
+    let json = json.as_array().unwrap();
+    assert_eq!(json.len(), rows.len());
+    assert!(json.iter().all(|r| r["reached"] == true));
+    assert_eq!(json[0]["band"], "easy");
+
+    // The table, then one line per band naming the fastest, with the peer's ratio.
+    let fastest: Vec<&str> = stdout
+        .lines()
+        .filter(|l| l.starts_with("fastest in "))
+        .collect();
+    assert_eq!(fastest.len(), 2, "{stdout}");
+    assert!(fastest[0].starts_with("fastest in easy: mrv+"), "{stdout}");
+    assert!(
+        fastest[1].starts_with("fastest in expert: mrv+"),
+        "{stdout}"
+    );
+    if PEER {
+        assert!(fastest.iter().all(|l| l.contains("× the sudoku crate")));
+    }
+    let table = stdout.split("\n\n").next().unwrap();
+    assert_eq!(table.lines().count(), 1 + rows.len(), "{stdout}");
+    assert!(table.starts_with("band"));
+}
+
+#[test]
+fn bench_reports_minimal_in_easy_as_unreachable_and_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results");
+    // 1000 puzzles of 50 attempts each would be 50,000 carves: the first puzzle that
+    // gives up stops the combination instead.
+    let assert = factory()
+        .args([
+            "bench",
+            "--difficulty",
+            "easy",
+            "--fill",
+            "template",
+            "--carve",
+            "minimal,target",
+            "--count",
+            "1000",
+            "--max-attempts",
+            "50",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains(
+            "easy: template+minimal: unreachable",
+        ));
+    let stdout = String::from_utf8(assert.get_output().stdout.clone()).unwrap();
+    let rows = read_csv(&out.join("bench.csv"));
+    assert_eq!(rows[0]["carve"], "minimal");
+    assert_eq!(rows[0]["status"], "unreachable");
+    assert_eq!(rows[0]["attempts_max"], "50");
+    // No figures for a band that was not reached: empty, not a misleading 0.
+    assert_eq!(rows[0]["puzzles/s"], "");
+    assert_eq!(rows[1]["carve"], "target");
+    assert_eq!(rows[1]["status"], "ok");
+    assert_eq!(rows[1]["puzzles"], "1000");
+    let line = stdout.lines().nth(1).unwrap();
+    assert!(
+        line.starts_with("easy") && line.ends_with("unreachable"),
+        "{line}"
+    );
+    assert!(
+        stdout.contains("fastest in easy: template+target"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn bench_takes_a_band_table_and_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results");
+    factory()
+        .args([
+            "bench",
+            "--difficulty",
+            "all",
+            "--bands",
+            "roomy=40-45,tight=26-27",
+            "--fill",
+            "backtrack",
+            "--carve",
+            "target",
+            "--count",
+            "5",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let rows = read_csv(&out.join("bench.csv"));
+    let bands: Vec<&str> = rows.iter().map(|r| r["band"].as_str()).collect();
+    let per_band = if PEER { 2 } else { 1 };
+    assert_eq!(bands.len(), 2 * per_band);
+    assert!(bands[..per_band].iter().all(|&b| b == "roomy"));
+    assert!(bands[per_band..].iter().all(|&b| b == "tight"));
+    for r in &rows {
+        assert_eq!(r[&format!("{}_%", r["band"])], "100.0", "{r:?}");
+    }
+    assert!(!rows[0].contains_key("easy_%"));
+}
+
+#[test]
+fn bench_refuses_an_unknown_band_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    factory()
+        .current_dir(dir.path())
+        .args(["bench", "--difficulty", "easy,nightmare", "--count", "5"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "--difficulty: unknown band \"nightmare\" (known: easy=36-40,medium=30-35,hard=24-29,expert=17-23)",
+        ));
+    assert!(!dir.path().join("bench-results").exists());
+    // A band table or an attempt bound means nothing without --difficulty.
+    for extra in [["--bands", "default"], ["--max-attempts", "5"]] {
+        factory()
+            .current_dir(dir.path())
+            .args(["bench", "--count", "5"])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("--difficulty"));
+    }
     assert!(!dir.path().join("bench-results").exists());
 }
