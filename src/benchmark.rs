@@ -17,10 +17,9 @@
 //!   latency and the attempts of all their tries, so puzzles/s is the rate of a bank
 //!   of that band. Attempts are bounded: when one puzzle runs out of them (`minimal`
 //!   never carves an easy puzzle) the whole combination stops and its row says
-//!   `unreachable`, as `generate` would refuse it. Each band also gets a peer row, the
-//!   `sudoku` crate 0.8 measured in the same pool ([`peer`], feature `sudoku-peer`),
-//!   and [`render_fastest`] names our fastest combination per band with its ratio to
-//!   the peer.
+//!   `unreachable`, as `generate` would refuse it. Each band also gets a peer row:
+//!   the `sudoku` crate 0.8 in the same pool (module `peer`, feature `sudoku-peer`);
+//!   [`render_fastest`] names our fastest combination per band with its ratio to it.
 //!
 //! Architecture invariant: no I/O here. [`run`] measures inside whatever rayon pool it
 //! is called in; the renderers return strings that `cmd::bench` writes.

@@ -30,7 +30,9 @@
 //! * [`stats`] — summaries of a bank (bands, clue counts, canonical forms, stage
 //!   latencies from `OUT/histograms/`) and their SVG chart, rendered in memory.
 //! * [`benchmark`] — `bench`: every fill × carve combination measured on one budget
-//!   (speed, latency, clues, bands, minimality, diversity) and rendered; no I/O.
+//!   (speed, latency, clues, bands, minimality, diversity), carved to the end or per
+//!   difficulty band beside the `sudoku` crate's generator (`benchmark::peer`,
+//!   feature `sudoku-peer`), and rendered; no I/O.
 //! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
 //!   subcommand, the I/O edge.
 //!
