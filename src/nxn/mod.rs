@@ -17,6 +17,7 @@
 //! never sees a clap type and draws randomness only from an `rng` it is handed.
 
 pub mod solve;
+pub mod transform;
 
 use std::fmt::Debug;
 use std::hash::Hash;
