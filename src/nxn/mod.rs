@@ -17,6 +17,7 @@
 //! never sees a clap type and draws randomness only from an `rng` it is handed.
 
 pub mod canon;
+pub mod census;
 pub mod solve;
 pub mod transform;
 
