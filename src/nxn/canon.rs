@@ -3,7 +3,7 @@
 //!
 //! The group is the one of [`super::transform`]: transposition × band-respecting row
 //! maps × stack-respecting column maps, 2 × (b!)^(2b+2) geometric maps (128 for 4×4,
-//! 3,359,232 for 9×9, ≈1.3e14 for 16×16, ≈6e12² for 25×25), times relabelling. The
+//! 3,359,232 for 9×9, ≈1.3e14 for 16×16, ≈1.8e25 for 25×25), times relabelling. The
 //! form is (1) the smallest clue pattern ('0' empty < '1' given, row-major) over all
 //! geometric maps, then (2) among the maps reaching it, the smallest string after
 //! relabelling the symbols 1, 2, 3, … in order of first appearance.
@@ -15,7 +15,7 @@
 //!   maps whose pattern prefix is the smallest so far survive (lexicographic order is
 //!   decided row by row, so nothing larger can win later). The column map is never
 //!   enumerated here: its remaining freedom is an ordered partition of the stacks and,
-//!   per stack, of its columns ([`ColumnFreedom`]); refining it by a row keeps exactly
+//!   per stack, of its columns (`ColumnFreedom`); refining it by a row keeps exactly
 //!   the column maps that minimise that row, and the set stays such a product.
 //! * **Symbol phase.** Every surviving map, with every column map its freedom still
 //!   allows, is relabelled and compared clue by clue with the best so far (early exit
@@ -38,20 +38,24 @@
 //! the same for every member of a class (tested against brute force on 4×4, against
 //! [`crate::canon`] on 9×9, and for invariance under random transforms on all sizes).
 //!
-//! Cost — measured on this crate's machine, release build, see `benches/canon.rs`:
-//! a carved 16×16 puzzle (~50–60 % givens) or 25×25 puzzle has few pattern ties, so
-//! the survivors stay few and the call takes tens to hundreds of microseconds; a
-//! random valid full 16×16 grid a few milliseconds. The cost grows with the number of
-//! maps that tie on the pattern, i.e. with the automorphisms of the clue pattern:
+//! Cost — `cargo bench --bench canon -- nxn`, release build on a shared 2-core
+//! machine, per call: a 4×4 puzzle ≈ 0.6 µs; a carved 16×16 puzzle (45–60 % givens)
+//! ≈ 16–20 µs; a carved 25×25 puzzle ≈ 50 µs; a random valid full grid ≈ 0.5 ms
+//! (16×16) and ≈ 2.6 ms (25×25). The cost grows with the number of maps that tie,
+//! i.e. with the automorphisms of the clue pattern:
 //!
-//! * the pattern phase keeps one partial map per tie, and the symbol phase tries
-//!   every (survivor × column map) — so boards whose pattern has a huge symmetry
-//!   group but whose symbols do not (a full board that is *not* a valid grid, a
-//!   nearly full board with a handful of holes, a very sparse board with one clue
-//!   per row) can take up to the whole group: impractical from 16×16 on;
-//! * valid full grids with many automorphisms (the "pattern grid" built from cyclic
-//!   shifts, the most symmetric grid there is) keep one leaf per automorphism of
-//!   rows 0–1, which costs seconds at 16×16 and more at 25×25.
+//! * valid full grids keep one leaf per map that ties on rows 0–1: the most
+//!   symmetric grid there is (the "pattern grid" of cyclic shifts) takes ≈ 36 ms at
+//!   16×16 (73,728 leaves) and ≈ 150 ms at 25×25;
+//! * on other boards the pattern phase keeps one partial map per tie and the symbol
+//!   phase tries every (survivor × column map), so a board whose *pattern* has a
+//!   huge symmetry group while its symbols do not is the pathological case: nearly
+//!   full boards. Measured at 16×16 on a random grid with h cells blanked: h = 8:
+//!   0.8 ms; h = 6: 5 ms; h = 5: 0.1 s; h = 4: 0.6 s; h = 3: 28 s; h ≤ 2 (or a
+//!   full board that is not a valid grid): more than a minute, up to the whole group. Carved puzzles
+//!   are far from this (the rows' patterns differ), and sparse boards are cheap
+//!   thanks to the twin cut (1–16 givens on 16×16: ≤ 0.1 ms). A fix would need the
+//!   full-grid search's lazy rows and labels for boards with holes.
 //!
 //! Nothing allocates per call after warm-up: scratch vectors live in a reusable
 //! [`Canonicalizer`] (one per thread behind [`canonical_form`]), the rest on the
@@ -404,12 +408,12 @@ impl Canonicalizer {
                     (band_mask << (b * band)) & !pm.used_rows
                 };
                 let row_masks = &masks[pm.transposed as usize];
-                for src in 0..n {
+                for (src, &row_mask) in row_masks[..n].iter().enumerate() {
                     if allowed >> src & 1 == 0 || tw.row_before[src] & !pm.used_rows != 0 {
                         continue;
                     }
                     let mut cols = pm.cols;
-                    let value = cols.refine(row_masks[src], b);
+                    let value = cols.refine(row_mask, b);
                     if value > best {
                         continue;
                     }
@@ -537,11 +541,10 @@ impl Canonicalizer {
             }
             let top = leaf.r0 as usize / b;
             let mut cand = [[0u8; MAX_N]; MAX_N];
-            let mut k = 2;
-            for r in (top * b..top * b + b).filter(|&r| r != leaf.r0 as usize && r != leaf.r1 as usize)
-            {
-                cand[k] = image[r];
-                k += 1;
+            let rest =
+                (top * b..top * b + b).filter(|&r| r != leaf.r0 as usize && r != leaf.r1 as usize);
+            for (row, r) in cand[2..b].iter_mut().zip(rest) {
+                *row = image[r];
             }
             cand[2..b].sort_unstable();
             // Early exit: most leaves already lose on the rest of the first band.
@@ -851,7 +854,8 @@ mod tests {
             }
             let mut best: Option<(usize, u32)> = None;
             for i in (0..S::CELLS).filter(|&i| g[i] == 0) {
-                let cand = S::all_values() & !(rows[S::row(i)] | cols[S::col(i)] | boxes[S::box_of(i)]);
+                let cand =
+                    S::all_values() & !(rows[S::row(i)] | cols[S::col(i)] | boxes[S::box_of(i)]);
                 if best.is_none_or(|(_, b)| cand.count_ones() < b.count_ones()) {
                     best = Some((i, cand));
                 }
@@ -933,7 +937,11 @@ mod tests {
     /// condition for being the minimum, checkable at every size).
     fn assert_invariant<S: Shape>(board: &S::Cells, rng: &mut Pcg64, n_transforms: usize) {
         let form = canonical_form::<S>(board);
-        assert_eq!(key(form.as_ref()).1, form.as_ref(), "labels in first-appearance order");
+        assert_eq!(
+            key(form.as_ref()).1,
+            form.as_ref(),
+            "labels in first-appearance order"
+        );
         assert_eq!(n_clues(form.as_ref()), n_clues(board.as_ref()));
         assert_eq!(canonical_form::<S>(&form), form, "not a fixed point");
         if is_consistent::<S>(board.as_ref()) {

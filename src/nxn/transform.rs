@@ -368,7 +368,11 @@ impl<S: Shape> Transform<S> {
             );
             seen |= 1 << v;
         }
-        assert_eq!(seen, S::all_values(), "relabel: {symbols:?} repeats a symbol");
+        assert_eq!(
+            seen,
+            S::all_values(),
+            "relabel: {symbols:?} repeats a symbol"
+        );
         let mut map = IDENTITY_SYMBOLS;
         map[1..=S::N].copy_from_slice(symbols);
         Transform {
@@ -469,10 +473,19 @@ mod tests {
             (Transform::rotate90(), Box::new(move |r, c| (c, m - r))),
             (Transform::rotate180(), Box::new(move |r, c| (m - r, m - c))),
             (Transform::rotate270(), Box::new(move |r, c| (m - c, r))),
-            (Transform::mirror_horizontal(), Box::new(move |r, c| (r, m - c))),
-            (Transform::mirror_vertical(), Box::new(move |r, c| (m - r, c))),
+            (
+                Transform::mirror_horizontal(),
+                Box::new(move |r, c| (r, m - c)),
+            ),
+            (
+                Transform::mirror_vertical(),
+                Box::new(move |r, c| (m - r, c)),
+            ),
             (Transform::transpose(), Box::new(|r, c| (c, r))),
-            (Transform::anti_transpose(), Box::new(move |r, c| (m - c, m - r))),
+            (
+                Transform::anti_transpose(),
+                Box::new(move |r, c| (m - c, m - r)),
+            ),
         ];
         for (t, f) in cases {
             assert_eq!(t.apply(&g), by_coordinates::<S>(&g, f), "{t:?}");
