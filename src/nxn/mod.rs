@@ -16,7 +16,10 @@
 //! Architecture invariant: like the rest of the puzzle logic, this module does no I/O,
 //! never sees a clap type and draws randomness only from an `rng` it is handed.
 
+pub mod canon;
+pub mod census;
 pub mod solve;
+pub mod transform;
 
 use std::fmt::Debug;
 use std::hash::Hash;
