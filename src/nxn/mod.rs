@@ -16,6 +16,7 @@
 //! Architecture invariant: like the rest of the puzzle logic, this module does no I/O,
 //! never sees a clap type and draws randomness only from an `rng` it is handed.
 
+pub mod fill;
 pub mod solve;
 
 use std::fmt::Debug;
