@@ -22,6 +22,7 @@
 //! handed, returns a complete grid in which every row, column and box holds 1..=N once,
 //! and allocates nothing: all state is stack arrays sized [`MAX_CELLS`] / [`MAX_N`].
 
+mod backtrack;
 mod mrv;
 mod template;
 
@@ -29,6 +30,7 @@ use std::marker::PhantomData;
 
 use rand::Rng;
 
+pub use backtrack::{backtrack_within, Exhausted, BACKTRACK_NODE_BUDGET};
 pub use mrv::MAX_REPAIRS;
 
 use super::{Shape, MAX_CELLS, MAX_N};
