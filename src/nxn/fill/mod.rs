@@ -23,6 +23,7 @@
 //! and allocates nothing: all state is stack arrays sized [`MAX_CELLS`] / [`MAX_N`].
 
 mod backtrack;
+mod digits;
 mod mrv;
 mod template;
 
