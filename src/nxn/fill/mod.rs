@@ -25,6 +25,7 @@
 mod backtrack;
 mod digits;
 mod mrv;
+mod random_add;
 mod template;
 
 use std::marker::PhantomData;
