@@ -36,6 +36,54 @@ pub use backtrack::{backtrack_within, Exhausted, BACKTRACK_NODE_BUDGET};
 pub use mrv::MAX_REPAIRS;
 
 use super::{Shape, MAX_CELLS, MAX_N};
+use crate::generate::Fill;
+use crate::grid::Size;
+
+/// Fills a complete valid `S` grid with `strategy`.
+///
+/// `backtrack` that exhausts [`BACKTRACK_NODE_BUDGET`] continues as `mrv` on the same
+/// rng (use [`backtrack_within`] to see whether it did). Pairs named by [`unsuitable`]
+/// still run, but may take hours.
+pub fn fill<S: Shape, R: Rng + ?Sized>(strategy: Fill, rng: &mut R) -> S::Cells {
+    match strategy {
+        Fill::Backtrack => backtrack::fill::<S, R>(rng),
+        Fill::Digits => digits::fill::<S, R>(rng),
+        Fill::Mrv => mrv::fill::<S, R>(rng),
+        Fill::Template => template::fill::<S, R>(rng),
+        Fill::RandomAdd => random_add::fill::<S, R>(rng),
+    }
+}
+
+/// Why `strategy` cannot make `size` grids in reasonable time, or `None` when it can.
+/// Decided by measurement (release build; the figures below, rerun with the `measure`
+/// tests at the end of this file), so that the CLI can refuse before any work instead
+/// of hanging. `backtrack` is never unsuitable: it fails over to `mrv` instead.
+pub fn unsuitable(strategy: Fill, size: Size) -> Option<&'static str> {
+    match (strategy, size) {
+        // On 9×9 one attempt in ~7,700 succeeds (13 of 100,000). On 16×16 none of 10
+        // million succeeded, none of 2 million completed more than 10 of the 16 values,
+        // and the share of attempts completing each next value keeps falling (0.81
+        // for value 2 down to 0.07 for value 10): a grid would need more than 10¹¹
+        // attempts of ~10 µs, well over a week. On 25×25 none of 200,000 attempts
+        // completed more than 11 of the 25 values.
+        (Fill::Digits, Size::Sixteen | Size::TwentyFive) => Some(
+            "digits starts over whenever a value has no legal cell left, and beyond 9x9 \
+             practically every attempt does (none of 10 million 16x16 attempts \
+             succeeded), so a grid would take well over a week; use mrv, backtrack or \
+             template",
+        ),
+        // With the fast N×N solver (nxn-solve), 8 of the first 11 16×16 seeds took
+        // 18–313 ms, but refuting a sparse random board can be exponential for the
+        // solver and the other 3 took 10 s, 250 s and over 7 minutes (stopped). On 25×25
+        // the first seed had no grid after 5 minutes. (By hand: one fill per seed.)
+        (Fill::RandomAdd, Size::Sixteen | Size::TwentyFive) => Some(
+            "random-add asks the solver after every addition whether a solution still \
+             exists, and beyond 9x9 refuting a sparse board can take the solver minutes \
+             (16x16 grids took from 20 ms to over 7 minutes); use mrv, backtrack or template",
+        ),
+        _ => None,
+    }
+}
 
 /// Occupancy of a partly filled `S` board: bit `v` of `rows[r]` is set when value `v`
 /// stands in row `r`, likewise for columns and boxes, so a cell's candidates are one
@@ -120,8 +168,110 @@ pub(crate) fn random_value<R: Rng + ?Sized>(mask: u32, rng: &mut R) -> u8 {
 
 #[cfg(test)]
 mod tests {
-    use super::super::Box2;
+    use super::super::{solves, Box2, Box3, Box4, Box5};
     use super::*;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+    use std::collections::HashSet;
+
+    /// `count` grids of `strategy` on `S` from one seed; each must be complete and valid.
+    fn valid_grids<S: Shape>(strategy: Fill, seed: u64, count: usize) -> Vec<S::Cells> {
+        let mut rng = Pcg64::seed_from_u64(seed);
+        (0..count)
+            .map(|_| {
+                let g = fill::<S, _>(strategy, &mut rng);
+                assert!(
+                    solves::<S>(g.as_ref(), g.as_ref()),
+                    "{} on {}x{}: invalid grid {g:?}",
+                    strategy.name(),
+                    S::N,
+                    S::N
+                );
+                g
+            })
+            .collect()
+    }
+
+    fn every_suitable_strategy_fills_valid_grids<S: Shape>(count: usize) {
+        for f in Fill::ALL {
+            if unsuitable(f, S::SIZE).is_none() {
+                valid_grids::<S>(f, 11, count);
+            }
+        }
+    }
+
+    #[test]
+    fn every_strategy_fills_valid_4x4_grids() {
+        every_suitable_strategy_fills_valid_grids::<Box2>(50);
+    }
+
+    #[test]
+    fn every_strategy_fills_valid_9x9_grids() {
+        every_suitable_strategy_fills_valid_grids::<Box3>(20);
+    }
+
+    #[test]
+    fn every_suitable_strategy_fills_valid_16x16_grids() {
+        every_suitable_strategy_fills_valid_grids::<Box4>(3);
+    }
+
+    #[test]
+    fn every_suitable_strategy_fills_valid_25x25_grids() {
+        every_suitable_strategy_fills_valid_grids::<Box5>(2);
+    }
+
+    #[test]
+    fn only_the_measured_hopeless_pairs_are_unsuitable() {
+        for f in [Fill::Digits, Fill::RandomAdd] {
+            assert!(unsuitable(f, Size::Sixteen).is_some());
+            assert!(unsuitable(f, Size::TwentyFive).is_some());
+        }
+        for size in [Size::Four, Size::Nine] {
+            for f in Fill::ALL {
+                assert_eq!(unsuitable(f, size), None, "{} {size:?}", f.name());
+            }
+        }
+        for f in [Fill::Backtrack, Fill::Mrv, Fill::Template] {
+            for size in Size::ALL {
+                assert_eq!(unsuitable(f, size), None, "{} {size:?}", f.name());
+            }
+        }
+    }
+
+    /// Different seeds, different grids: `count` fills from `count` seeds all differ.
+    fn varied<S: Shape>(strategy: Fill, count: u64) {
+        let grids: HashSet<S::Cells> = (0..count)
+            .map(|seed| fill::<S, _>(strategy, &mut Pcg64::seed_from_u64(seed)))
+            .collect();
+        assert_eq!(
+            grids.len() as u64,
+            count,
+            "{} on {}x{}",
+            strategy.name(),
+            S::N,
+            S::N
+        );
+    }
+
+    #[test]
+    fn backtrack_and_mrv_vary_with_the_seed_on_large_boards() {
+        varied::<Box4>(Fill::Backtrack, 8);
+        varied::<Box5>(Fill::Backtrack, 4);
+        varied::<Box4>(Fill::Mrv, 20);
+        varied::<Box5>(Fill::Mrv, 20);
+    }
+
+    #[test]
+    fn same_rng_state_gives_same_grid() {
+        for f in Fill::ALL {
+            let a = fill::<Box2, _>(f, &mut Pcg64::seed_from_u64(99));
+            let b = fill::<Box2, _>(f, &mut Pcg64::seed_from_u64(99));
+            assert_eq!(a, b, "{}", f.name());
+        }
+        let a = fill::<Box5, _>(Fill::Mrv, &mut Pcg64::seed_from_u64(99));
+        let b = fill::<Box5, _>(Fill::Mrv, &mut Pcg64::seed_from_u64(99));
+        assert_eq!(a, b);
+    }
 
     #[test]
     fn occupancy_tracks_place_and_clear() {
