@@ -285,3 +285,175 @@ mod tests {
         assert_eq!(occ.to_cells(), Box2::empty());
     }
 }
+
+/// Measurements behind the constants and [`unsuitable`], kept as ignored tests so they
+/// can be rerun: `cargo test --release --lib nxn::fill::measure -- --ignored
+/// --nocapture`. Nothing here asserts a time (STYLE.md); each test checks its grids.
+#[cfg(test)]
+mod measure {
+    use super::super::{solves, Box2, Box3, Box4, Box5};
+    use super::*;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64;
+    use std::time::Duration;
+
+    /// This thread's CPU time: unlike wall time, it does not count the time the thread
+    /// was preempted, which on a shared machine would dominate the tail figures.
+    fn cpu_time() -> Duration {
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: clock_gettime only writes the timespec it is handed, which lives on
+        // this stack frame for the whole call.
+        let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+        assert_eq!(rc, 0, "CLOCK_THREAD_CPUTIME_ID is available on Linux");
+        Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+    }
+
+    /// Median, p99 and max of `t` (sorted in place).
+    fn quantiles(t: &mut [Duration]) -> [Duration; 3] {
+        t.sort();
+        let q = |p: f64| t[((t.len() - 1) as f64 * p).round() as usize];
+        [q(0.5), q(0.99), t[t.len() - 1]]
+    }
+
+    /// Per-grid CPU time of 200 fills of `strategy` on `S`, one seed each.
+    fn fill_times<S: Shape>(strategy: Fill) {
+        let label = format!("{}x{} {}", S::N, S::N, strategy.name());
+        if let Some(why) = unsuitable(strategy, S::SIZE) {
+            println!("{label:<18} skipped: {why}");
+            return;
+        }
+        let mut t: Vec<Duration> = (0..200)
+            .map(|seed| {
+                let mut rng = Pcg64::seed_from_u64(seed);
+                let start = cpu_time();
+                let g = fill::<S, _>(strategy, &mut rng);
+                let spent = cpu_time() - start;
+                assert!(solves::<S>(g.as_ref(), g.as_ref()), "{label} seed {seed}");
+                spent
+            })
+            .collect();
+        let [median, p99, max] = quantiles(&mut t);
+        println!("{label:<18} median {median:>10.3?}  p99 {p99:>10.3?}  max {max:>10.3?}");
+    }
+
+    #[test]
+    #[ignore = "measurement, run by hand (see the module doc)"]
+    fn per_grid_times_of_every_strategy() {
+        for f in Fill::ALL {
+            fill_times::<Box2>(f);
+            fill_times::<Box4>(f);
+            fill_times::<Box5>(f);
+        }
+    }
+
+    /// `digits` attempts on `S`: how many succeed, and of those that reached value k,
+    /// the share that also completed it (the figures behind [`unsuitable`]).
+    fn digits_attempts<S: Shape>(attempts: u64) {
+        let mut rng = Pcg64::seed_from_u64(1);
+        let mut cells = [0u8; MAX_CELLS];
+        let mut completed = [0u64; MAX_N + 1]; // completed[k]: attempts with ≥ k values done
+        let mut succeeded = 0;
+        for _ in 0..attempts {
+            succeeded += u64::from(digits::attempt::<S, _>(&mut cells, &mut rng));
+            let placed = cells[..S::CELLS].iter().filter(|&&v| v != 0).count();
+            assert!(super::super::is_consistent::<S>(&cells[..S::CELLS]));
+            for n in &mut completed[..=placed / S::N] {
+                *n += 1;
+            }
+        }
+        let survival: Vec<String> = (2..=S::N)
+            .map(|k| {
+                format!(
+                    "{:.2}",
+                    completed[k] as f64 / completed[k - 1].max(1) as f64
+                )
+            })
+            .collect();
+        let furthest = (0..=S::N).rev().find(|&k| completed[k] > 0).unwrap_or(0);
+        println!(
+            "{}x{} digits: {succeeded} of {attempts} attempts succeed, furthest {furthest} values; \
+             share completing value 2, 3, …: {}",
+            S::N,
+            S::N,
+            survival.join(" ")
+        );
+    }
+
+    #[test]
+    #[ignore = "measurement, run by hand (see the module doc)"]
+    fn digits_attempt_statistics() {
+        digits_attempts::<Box3>(100_000);
+        digits_attempts::<Box4>(2_000_000);
+        digits_attempts::<Box5>(200_000);
+    }
+
+    /// How often backtracking alone exhausts [`BACKTRACK_NODE_BUDGET`] over 200 seeds.
+    fn fail_overs<S: Shape>() {
+        let exhausted = (0..200)
+            .filter(|&seed| {
+                let mut rng = Pcg64::seed_from_u64(seed);
+                backtrack_within::<S, _>(&mut rng, BACKTRACK_NODE_BUDGET).is_err()
+            })
+            .count();
+        println!(
+            "{}x{} backtrack fails over to mrv for {exhausted} of 200 seeds",
+            S::N,
+            S::N
+        );
+    }
+
+    #[test]
+    #[ignore = "measurement, run by hand (see the module doc)"]
+    fn backtrack_fail_over_rate() {
+        fail_overs::<Box4>();
+        fail_overs::<Box5>();
+    }
+
+    /// `mrv` with `config` on 200 seeds: CPU time and what the fills did.
+    fn mrv_with<S: Shape>(config: mrv::Config) {
+        let mut trace = mrv::Trace::default();
+        let mut t: Vec<Duration> = (0..200)
+            .map(|seed| {
+                let start = cpu_time();
+                let g =
+                    mrv::fill_traced::<S, _>(config, &mut Pcg64::seed_from_u64(seed), &mut trace);
+                let spent = cpu_time() - start;
+                assert!(solves::<S>(g.as_ref(), g.as_ref()));
+                spent
+            })
+            .collect();
+        let [median, p99, max] = quantiles(&mut t);
+        let per = |n: u32| f64::from(n) / 200.0;
+        println!(
+            "{}x{} {config:?}\n    median {median:.3?} p99 {p99:.3?} max {max:.3?}; per grid: \
+             {:.2} restarts, {:.1} repairs, {:.0} choices, {:.0} sweeps",
+            S::N,
+            S::N,
+            per(trace.restarts),
+            per(trace.repairs),
+            per(trace.choices),
+            per(trace.sweeps),
+        );
+    }
+
+    #[test]
+    #[ignore = "measurement, run by hand (see the module doc)"]
+    fn mrv_settings() {
+        for hidden_singles in [false, true] {
+            for seed_boxes in [1, 5] {
+                for max_repairs in [20, MAX_REPAIRS, 30] {
+                    let config = mrv::Config {
+                        seed_boxes,
+                        hidden_singles,
+                        max_repairs,
+                    };
+                    mrv_with::<Box4>(config);
+                    mrv_with::<Box5>(config);
+                }
+            }
+        }
+    }
+}
