@@ -22,7 +22,8 @@ use rand::Rng;
 use super::Occupancy;
 use crate::nxn::{Shape, MAX_CELLS, MAX_N};
 
-/// Placements `backtrack` may make before it fails over to `mrv`: about 25 ms.
+/// Placements `backtrack` may make before it fails over to `mrv`: 16 ms of CPU time
+/// on 16×16, 24 ms on 25×25.
 ///
 /// Measured on 200 seeds each (placements needed, rounded up to a power of two): 9×9
 /// needs at most 512, so it never fails over. 16×16 has the heavy tail: 153 runs
