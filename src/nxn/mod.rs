@@ -18,6 +18,7 @@
 
 pub mod canon;
 pub mod census;
+pub mod fill;
 pub mod solve;
 pub mod transform;
 
