@@ -17,6 +17,7 @@
 //! never sees a clap type and draws randomness only from an `rng` it is handed.
 
 pub mod canon;
+pub mod carve;
 pub mod census;
 pub mod fill;
 pub mod solve;
