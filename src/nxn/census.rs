@@ -36,6 +36,7 @@ use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
 use super::canon::canonical_form;
+use super::transform::Transform;
 use super::Box2;
 use crate::generate::Symmetry;
 
@@ -53,6 +54,10 @@ pub struct PuzzleClass {
     pub minimal: bool,
     /// Bit `i`: some member's clue pattern has symmetry `Symmetry::ALL[i]`.
     symmetries: u8,
+    /// Distinct puzzles in the class: 3,072 divided by the number of group elements
+    /// that map a member onto itself. Expansion can draw at most this many
+    /// distinct variants of a seed of this class.
+    pub n_members: u16,
 }
 
 impl PuzzleClass {
@@ -116,14 +121,22 @@ impl Census4 {
 
     /// How many essentially different uniquely solvable puzzles match `query`.
     pub fn count(&self, query: &CensusQuery) -> usize {
-        self.classes
-            .iter()
-            .filter(|c| {
-                query.clues.contains(&c.n_clues)
-                    && (c.minimal || !query.minimal_only)
-                    && c.has_symmetric_member(query.symmetry)
-            })
-            .count()
+        self.matching(query).count()
+    }
+
+    /// The fewest distinct puzzles in any class matching `query` (see
+    /// [`PuzzleClass::n_members`]): the most variants every such seed can give.
+    /// `None` when no class matches.
+    pub fn min_members(&self, query: &CensusQuery) -> Option<usize> {
+        self.matching(query).map(|c| usize::from(c.n_members)).min()
+    }
+
+    fn matching<'a>(&'a self, query: &'a CensusQuery) -> impl Iterator<Item = &'a PuzzleClass> {
+        self.classes.iter().filter(|c| {
+            query.clues.contains(&c.n_clues)
+                && (c.minimal || !query.minimal_only)
+                && c.has_symmetric_member(query.symmetry)
+        })
     }
 
     /// The clue counts of uniquely solvable puzzles (minimal ones only if
@@ -178,6 +191,7 @@ impl Census4 {
                     n_clues: mask.count_ones() as u16,
                     minimal,
                     symmetries: 1 << symmetry_bit(Symmetry::None),
+                    n_members: 0,
                 });
             }
         }
@@ -213,6 +227,15 @@ impl Census4 {
             }
         }
 
+        // Class sizes by the orbit-stabiliser theorem: |class| = |G| / |Aut(form)|.
+        let group = Transform::<Box2>::all_elements().expect("the 4x4 group is enumerable");
+        for class in classes.values_mut() {
+            let fixing = group
+                .iter()
+                .filter(|t| t.apply(&class.form) == class.form)
+                .count();
+            class.n_members = (group.len() / fixing) as u16;
+        }
         let mut classes: Vec<PuzzleClass> = classes.into_values().collect();
         classes.sort_by_key(|c| (c.n_clues, c.form));
         Census4 {
@@ -317,6 +340,32 @@ fn orbit_masks(s: Symmetry) -> Vec<u16> {
 mod tests {
     use super::super::solve::count_solutions;
     use super::*;
+
+    #[test]
+    fn class_sizes_add_up_to_every_uniquely_solvable_puzzle() {
+        // 13,579,680 uniquely solvable 4×4 puzzles (counted by the solver on all
+        // 288 × 2^16 grid-pattern pairs) and 85,632 minimal ones (Sudopedia, "Shi
+        // Doku"): the orbit-stabiliser sizes must add up to both.
+        let census = census4();
+        let total: usize = census
+            .classes()
+            .iter()
+            .map(|c| usize::from(c.n_members))
+            .sum();
+        assert_eq!(total, 13_579_680);
+        let minimal: usize = census
+            .classes()
+            .iter()
+            .filter(|c| c.minimal)
+            .map(|c| usize::from(c.n_members))
+            .sum();
+        assert_eq!(minimal, 85_632);
+        let group = Transform::<Box2>::all_elements().unwrap();
+        assert_eq!(group.len(), 3072);
+        let distinct: std::collections::HashSet<_> = group.iter().collect();
+        assert_eq!(distinct.len(), 3072, "the elements are distinct");
+        assert!(census.min_members(&CensusQuery::default()).unwrap() >= 1);
+    }
 
     #[test]
     fn there_are_288_grids_in_exactly_2_classes() {

@@ -140,6 +140,19 @@ fn random_lines<R: Rng + ?Sized>(rng: &mut R, b: usize) -> [u8; MAX_N] {
     lines
 }
 
+/// Every permutation of `items[..k]` (Heap's algorithm), appended to `out`.
+fn heap_permutations(items: &mut [u8; 4], k: usize, out: &mut Vec<[u8; 4]>) {
+    if k <= 1 {
+        out.push(*items);
+        return;
+    }
+    for i in 0..k {
+        heap_permutations(items, k - 1, out);
+        let j = if k % 2 == 0 { i } else { 0 };
+        items.swap(j, k - 1);
+    }
+}
+
 /// The reversal `i -> n - 1 - i` of `0..n`, identity past `n`.
 fn reversed_lines(n: usize) -> [u8; MAX_N] {
     let mut lines = IDENTITY_LINES;
@@ -195,6 +208,49 @@ impl<S: Shape> Transform<S> {
             cols,
             ..Self::identity()
         }
+    }
+
+    /// Every element of the group, for boards small enough to enumerate it (4×4:
+    /// 2 · 8 · 8 · 4! = 3,072 elements); `None` for larger shapes, whose groups
+    /// have billions of elements or more.
+    pub fn all_elements() -> Option<Vec<Self>> {
+        if S::B > 2 {
+            return None;
+        }
+        // The 8 band-respecting line maps of 0..4: chute order × order inside each.
+        let mut lines = Vec::new();
+        for chutes in [[0u8, 1], [1, 0]] {
+            for first in [[0u8, 1], [1, 0]] {
+                for second in [[0u8, 1], [1, 0]] {
+                    let mut map = IDENTITY_LINES;
+                    for (i, &off) in first.iter().enumerate() {
+                        map[i] = 2 * chutes[0] + off;
+                    }
+                    for (i, &off) in second.iter().enumerate() {
+                        map[2 + i] = 2 * chutes[1] + off;
+                    }
+                    lines.push(map);
+                }
+            }
+        }
+        let mut symbol_perms = Vec::new();
+        let mut perm = [1u8, 2, 3, 4];
+        heap_permutations(&mut perm, 4, &mut symbol_perms);
+        let mut out = Vec::with_capacity(3072);
+        for transpose in [false, true] {
+            for rows in &lines {
+                for cols in &lines {
+                    for symbols in &symbol_perms {
+                        let mut t = Self::relabel(symbols);
+                        t.transpose = transpose;
+                        t.rows = *rows;
+                        t.cols = *cols;
+                        out.push(t);
+                    }
+                }
+            }
+        }
+        Some(out)
     }
 
     /// Whether the source is transposed before the line maps apply.
