@@ -10,8 +10,10 @@
 //! the same CSV bytes, and measures memory at 10 million rows.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+use sudoku_factory::board::Nine;
 use sudoku_factory::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::grade::BandTable;
+use sudoku_factory::grid::Size;
 use sudoku_factory::pipeline::{run, Output, Plan, Start};
 use sudoku_factory::sink::{BankWriter, SinkConfig};
 
@@ -19,6 +21,7 @@ fn plan(count: u64, variants: u32) -> Plan {
     let bands = BandTable::default_9x9();
     let selected = bands.select("any").expect("any is always valid");
     Plan {
+        size: Size::Nine,
         count,
         seed: 1,
         variants,
@@ -50,7 +53,7 @@ fn generate(plan: &Plan, threads: usize, histograms: bool) -> u64 {
         .build()
         .expect("threads");
     let (summary, _, _) = pool
-        .install(|| run(plan, writer, output, Start::default(), histograms, &|_| {}))
+        .install(|| run::<Nine>(plan, writer, output, Start::default(), histograms, &|_| {}))
         .expect("the run succeeds");
     summary.rows
 }

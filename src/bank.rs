@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::grid::{self, Cells};
+use crate::grid::{self, Cells, Size};
 use crate::sink::{Manifest, HEADER, MANIFEST};
 
 /// The columns every shard starts with, in this order (more may follow).
@@ -122,19 +122,33 @@ impl fmt::Display for Label {
     }
 }
 
-/// One parsed row of a shard.
+/// The board size a manifest's `params.size` names; banks written before other
+/// sizes existed have none and are 9×9.
+pub fn bank_size(params: &serde_json::Value) -> Result<Size, String> {
+    match params.get("size") {
+        None => Ok(Size::Nine),
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .and_then(Size::from_side)
+            .ok_or_else(|| format!("size {v} is not 4, 9, 16 or 25")),
+    }
+}
+
+/// One parsed row of a shard; `C` is the board's cells (9×9 unless read with
+/// [`ShardReader::next_row_of`]).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Row {
+pub struct Row<C = Cells> {
     /// 1-based line of the row in the decompressed shard (the header is line 1).
     pub line: u64,
     pub id: u64,
-    pub puzzle: Cells,
-    pub solution: Cells,
+    pub puzzle: C,
+    pub solution: C,
     /// The `clues` column as written (not recounted).
-    pub clues: u8,
+    pub clues: u16,
     pub difficulty: Label,
     /// The `canonical` column; `None` when the field is empty.
-    pub canonical: Option<Cells>,
+    pub canonical: Option<C>,
 }
 
 /// Why one row could not be parsed. The stream goes on after it.
@@ -275,6 +289,16 @@ impl ShardReader {
     /// [`RowError`] inside `Ok` for a malformed row, `Err` when the stream is broken.
     /// Reads the header first if [`ShardReader::read_header`] was not called.
     pub fn next_row(&mut self) -> Option<Result<Result<Row, RowError>, BankError>> {
+        self.next_row_of(Size::Nine, [0u8; grid::N_CELLS])
+    }
+
+    /// As [`ShardReader::next_row`] for a bank of boards of `size`, whose cells are
+    /// `C` (`empty` is the empty board, a template to parse into).
+    pub fn next_row_of<C: Copy + AsMut<[u8]>>(
+        &mut self,
+        size: Size,
+        empty: C,
+    ) -> Option<Result<Result<Row<C>, RowError>, BankError>> {
         if self.failed {
             return None;
         }
@@ -285,7 +309,7 @@ impl ShardReader {
         }
         match self.read_record() {
             Ok(false) => None,
-            Ok(true) => Some(Ok(parse_record(&self.record))),
+            Ok(true) => Some(Ok(parse_record(&self.record, size, empty))),
             Err(e) => Some(Err(e)),
         }
     }
@@ -319,7 +343,11 @@ pub fn digest_file(path: &Path) -> Result<Digest, BankError> {
 }
 
 /// Parses one CSV record into a [`Row`], without allocating unless it is malformed.
-fn parse_record(record: &csv::ByteRecord) -> Result<Row, RowError> {
+fn parse_record<C: Copy + AsMut<[u8]>>(
+    record: &csv::ByteRecord,
+    size: Size,
+    empty: C,
+) -> Result<Row<C>, RowError> {
     let line = record.position().map_or(0, |p| p.line());
     let field = |i: usize| record.get(i).unwrap_or_default();
     let id = parse_int::<u64>(field(0));
@@ -332,14 +360,17 @@ fn parse_record(record: &csv::ByteRecord) -> Result<Row, RowError> {
         )));
     }
     let id = id.ok_or_else(|| fail(format!("id {:?} is not a number", lossy(field(0)))))?;
-    let cells = |i: usize| -> Result<Cells, RowError> {
+    let cells = |i: usize| -> Result<C, RowError> {
         let text = std::str::from_utf8(field(i))
             .map_err(|_| fail(format!("{}: not UTF-8", COLUMNS[i])))?;
-        grid::parse_line(text, line as usize).map_err(|e| fail(format!("{}: {e}", COLUMNS[i])))
+        let mut out = empty;
+        grid::parse_sized(text, line as usize, size, out.as_mut())
+            .map_err(|e| fail(format!("{}: {e}", COLUMNS[i])))?;
+        Ok(out)
     };
     let puzzle = cells(1)?;
     let solution = cells(2)?;
-    let clues = parse_int::<u8>(field(3))
+    let clues = parse_int::<u16>(field(3))
         .ok_or_else(|| fail(format!("clues {:?} is not a number", lossy(field(3)))))?;
     let difficulty = std::str::from_utf8(field(4))
         .map(Label::new)

@@ -38,12 +38,11 @@ use rand::Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::canon::canonical_form;
-use crate::generate::{carve, fill, Carve, Fill};
+use crate::board::Board;
+use crate::generate::{Carve, Fill, Symmetry};
 use crate::grade::BandTable;
-use crate::grid::{n_clues, Cells, N_CELLS};
+use crate::grid::Size;
 use crate::rng::{item_rng, Purpose};
-use crate::solve::count_solutions;
 
 /// Puzzles of each combination checked for minimality (every clue removed in turn).
 pub const MINIMAL_SAMPLE: usize = 20;
@@ -71,6 +70,9 @@ pub struct BandPlan {
 /// What to compare and how.
 #[derive(Clone, Debug)]
 pub struct BenchConfig {
+    /// Board size; [`run`] must be called with the matching [`Board`]. The peer rows
+    /// exist for 9×9 only (the `sudoku` crate makes nothing else).
+    pub size: Size,
     pub fills: Vec<Fill>,
     pub carves: Vec<Carve>,
     pub budget: Budget,
@@ -149,8 +151,8 @@ pub struct BenchRow {
     pub p99_us: f64,
     pub max_us: f64,
     pub clues_mean: f64,
-    pub clues_min: u8,
-    pub clues_max: u8,
+    pub clues_min: u16,
+    pub clues_max: u16,
     /// Share of the puzzles in each band, in table order (the default table in strategy
     /// mode, the measured one in band mode).
     pub band_shares: Vec<(String, f64)>,
@@ -161,24 +163,24 @@ pub struct BenchRow {
     pub distinct_puzzles: u64,
 }
 
-/// One measured puzzle.
-struct Sample {
+/// One measured puzzle; `C` is the board's cells.
+struct Sample<C> {
     /// Fill + carve of every attempt it took.
     nanos: u64,
-    solution: Cells,
-    puzzle: Cells,
-    n_clues: u8,
+    solution: C,
+    puzzle: C,
+    n_clues: u16,
     attempts: u32,
 }
 
-fn make(fill_with: Fill, carve_with: Carve, seed: u64, i: u64) -> Sample {
+fn make<B: Board>(fill_with: Fill, carve_with: Carve, seed: u64, i: u64) -> Sample<B::Cells> {
     let mut rng = item_rng(seed, Purpose::Seed, i, 0);
     let start = Instant::now();
     // `black_box` on the way in and out: fill and carve are pure, so without it the
     // optimiser would be free to move them across the clock reads.
     let rng = black_box(&mut rng);
-    let solution = black_box(fill(fill_with, rng));
-    let outcome = black_box(carve(carve_with, &solution, 0, rng));
+    let solution = black_box(B::fill(fill_with, rng));
+    let outcome = black_box(B::carve(carve_with, 0, Symmetry::None, &solution, rng));
     let nanos = start.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
     Sample {
         nanos,
@@ -191,29 +193,47 @@ fn make(fill_with: Fill, carve_with: Carve, seed: u64, i: u64) -> Sample {
 
 /// One try at band `lo..=hi`: fill, a target drawn inside the band, carve towards it
 /// (the order of `pipeline::make_seed`). Returns the solution, the puzzle and its clues.
-fn attempt<R: Rng + ?Sized>(maker: Maker, lo: u8, hi: u8, rng: &mut R) -> (Cells, Cells, u8) {
+fn attempt<B: Board, R: Rng + ?Sized>(
+    maker: Maker,
+    lo: u16,
+    hi: u16,
+    rng: &mut R,
+) -> (B::Cells, B::Cells, u16) {
     match maker {
         Maker::Ours(fill_with, carve_with) => {
-            let solution = fill(fill_with, rng);
+            let solution = B::fill(fill_with, rng);
             let target = rng.random_range(lo..=hi);
-            let out = carve(carve_with, &solution, target, rng);
+            let out = B::carve(carve_with, target, Symmetry::None, &solution, rng);
             (solution, out.puzzle, out.n_clues)
         }
         #[cfg(feature = "sudoku-peer")]
-        Maker::Peer => peer::attempt(lo, hi, rng),
+        Maker::Peer => {
+            // `run` adds peer rows on 9×9 only, where B::Cells is the crate's board.
+            assert_eq!(
+                B::SIZE,
+                Size::Nine,
+                "the sudoku crate makes 9x9 puzzles only"
+            );
+            let clamp = |v: u16| u8::try_from(v).unwrap_or(u8::MAX);
+            let (solution, puzzle, n_clues) = peer::attempt(clamp(lo), clamp(hi), rng);
+            let (mut s, mut p) = (B::empty(), B::empty());
+            s.as_mut().copy_from_slice(&solution);
+            p.as_mut().copy_from_slice(&puzzle);
+            (s, p, u16::from(n_clues))
+        }
     }
 }
 
 /// Puzzle `i` of band `band`: attempts until one lands. `None` when this puzzle ran out
 /// of attempts (then it sets `gave_up`) or another one already had.
-fn make_in_band(
+fn make_in_band<B: Board>(
     maker: Maker,
     plan: &BandPlan,
     band: usize,
     seed: u64,
     i: u64,
     gave_up: &AtomicBool,
-) -> Option<Sample> {
+) -> Option<Sample<B::Cells>> {
     let spec = &plan.table.bands()[band];
     let mut rng = item_rng(seed, Purpose::Seed, i, 0);
     let start = Instant::now();
@@ -223,8 +243,12 @@ fn make_in_band(
         if gave_up.load(Ordering::Relaxed) {
             return None;
         }
-        let (solution, puzzle, n_clues) =
-            black_box(attempt(maker, spec.lo, spec.hi, black_box(&mut rng)));
+        let (solution, puzzle, n_clues) = black_box(attempt::<B, _>(
+            maker,
+            spec.lo,
+            spec.hi,
+            black_box(&mut rng),
+        ));
         if plan.table.accepts(band, n_clues) {
             let nanos = start.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
             return Some(Sample {
@@ -241,12 +265,13 @@ fn make_in_band(
 }
 
 /// True when no single clue of `puzzle` can be removed without a second solution.
-pub fn is_minimal(puzzle: &Cells) -> bool {
+pub fn is_minimal<B: Board>(puzzle: &B::Cells) -> bool {
     let mut p = *puzzle;
-    (0..N_CELLS).filter(|&c| puzzle[c] != 0).all(|c| {
-        p[c] = 0;
-        let ambiguous = count_solutions(&p, 2) == 2;
-        p[c] = puzzle[c];
+    let givens = puzzle.as_ref();
+    (0..givens.len()).filter(|&c| givens[c] != 0).all(|c| {
+        p.as_mut()[c] = 0;
+        let ambiguous = B::count_solutions(&p, 2) == 2;
+        p.as_mut()[c] = givens[c];
         ambiguous
     })
 }
@@ -254,11 +279,11 @@ pub fn is_minimal(puzzle: &Cells) -> bool {
 /// Makes items `0, 1, ...` with `make` over the budget in the current rayon pool, in
 /// index order, until the budget is spent or `stop` is set. Returns them and the wall
 /// time in seconds.
-fn collect(
+fn collect<C: Send>(
     budget: Budget,
     stop: &AtomicBool,
-    make: impl Fn(u64) -> Option<Sample> + Sync,
-) -> (Vec<Sample>, f64) {
+    make: impl Fn(u64) -> Option<Sample<C>> + Sync,
+) -> (Vec<Sample<C>>, f64) {
     let start = Instant::now();
     let samples = match budget {
         Budget::Count(n) => (0..n).into_par_iter().filter_map(&make).collect(),
@@ -278,27 +303,32 @@ fn collect(
 }
 
 /// Measures one combination in strategy mode (carving to the end) in the current pool.
-pub fn measure(fill_with: Fill, carve_with: Carve, config: &BenchConfig) -> BenchRow {
+pub fn measure<B: Board>(fill_with: Fill, carve_with: Carve, config: &BenchConfig) -> BenchRow {
     let never = AtomicBool::new(false);
     let (samples, wall) = collect(config.budget, &never, |i| {
-        Some(make(fill_with, carve_with, config.seed, i))
+        Some(make::<B>(fill_with, carve_with, config.seed, i))
     });
     let maker = Maker::Ours(fill_with, carve_with);
-    let table = BandTable::default_9x9();
-    summarise(maker, config.threads, wall, &samples, &table, None)
+    let table = BandTable::default_for(B::SIZE);
+    summarise::<B>(maker, config.threads, wall, &samples, &table, None)
 }
 
 /// Measures what `maker` makes for band `band` of `plan` in the current pool: only
 /// puzzles that landed count, and one that gives up stops the row (`reached: false`).
-pub fn measure_band(maker: Maker, plan: &BandPlan, band: usize, config: &BenchConfig) -> BenchRow {
+pub fn measure_band<B: Board>(
+    maker: Maker,
+    plan: &BandPlan,
+    band: usize,
+    config: &BenchConfig,
+) -> BenchRow {
     let gave_up = AtomicBool::new(false);
     let (samples, wall) = collect(config.budget, &gave_up, |i| {
-        make_in_band(maker, plan, band, config.seed, i, &gave_up)
+        make_in_band::<B>(maker, plan, band, config.seed, i, &gave_up)
     });
     let name = plan.table.bands()[band].name.clone();
     if gave_up.load(Ordering::Relaxed) {
         // Whatever landed before the stop is a scheduling accident, not a figure.
-        let mut row = summarise(maker, config.threads, 0.0, &[], &plan.table, None);
+        let mut row = summarise::<B>(maker, config.threads, 0.0, &[], &plan.table, None);
         row.banded = Some(BandFigures {
             band: name,
             reached: false,
@@ -307,7 +337,7 @@ pub fn measure_band(maker: Maker, plan: &BandPlan, band: usize, config: &BenchCo
         });
         return row;
     }
-    summarise(
+    summarise::<B>(
         maker,
         config.threads,
         wall,
@@ -317,11 +347,11 @@ pub fn measure_band(maker: Maker, plan: &BandPlan, band: usize, config: &BenchCo
     )
 }
 
-fn summarise(
+fn summarise<B: Board>(
     maker: Maker,
     threads: usize,
     wall: f64,
-    samples: &[Sample],
+    samples: &[Sample<B::Cells>],
     table: &BandTable,
     band: Option<String>,
 ) -> BenchRow {
@@ -341,14 +371,19 @@ fn summarise(
     }
     let share = |k: u64| if n == 0 { 0.0 } else { k as f64 / n as f64 };
     let checked = &samples[..samples.len().min(MINIMAL_SAMPLE)];
-    let minimal = checked.par_iter().filter(|s| is_minimal(&s.puzzle)).count() as u64;
-    let (grids, puzzles): (Vec<Cells>, Vec<Cells>) = samples
+    let minimal = checked
         .par_iter()
-        .map(|s| (canonical_form(&s.solution), canonical_form(&s.puzzle)))
+        .filter(|s| is_minimal::<B>(&s.puzzle))
+        .count() as u64;
+    let (grids, puzzles): (Vec<B::Cells>, Vec<B::Cells>) = samples
+        .par_iter()
+        .map(|s| (B::canonical_form(&s.solution), B::canonical_form(&s.puzzle)))
         .unzip();
-    let distinct = |v: Vec<Cells>| v.into_iter().collect::<HashSet<_>>().len() as u64;
+    let distinct = |v: Vec<B::Cells>| v.into_iter().collect::<HashSet<_>>().len() as u64;
     let us = |ns: u64| ns as f64 / 1000.0;
-    debug_assert!(samples.iter().all(|s| s.n_clues == n_clues(&s.puzzle)));
+    debug_assert!(samples
+        .iter()
+        .all(|s| usize::from(s.n_clues) == s.puzzle.as_ref().iter().filter(|&&v| v != 0).count()));
     let banded = band.map(|band| BandFigures {
         band,
         reached: true,
@@ -386,7 +421,7 @@ fn summarise(
 /// Measures every combination, fills outer, calling `on_row` after each (progress).
 /// In band mode bands are outermost, and each band ends with the peer's row when this
 /// build has it ([`HAS_PEER`]).
-pub fn run(config: &BenchConfig, mut on_row: impl FnMut(&BenchRow)) -> Vec<BenchRow> {
+pub fn run<B: Board>(config: &BenchConfig, mut on_row: impl FnMut(&BenchRow)) -> Vec<BenchRow> {
     let mut rows = Vec::new();
     let mut push = |row: BenchRow| {
         on_row(&row);
@@ -396,7 +431,7 @@ pub fn run(config: &BenchConfig, mut on_row: impl FnMut(&BenchRow)) -> Vec<Bench
         None => {
             for &f in &config.fills {
                 for &c in &config.carves {
-                    push(measure(f, c, config));
+                    push(measure::<B>(f, c, config));
                 }
             }
         }
@@ -404,11 +439,13 @@ pub fn run(config: &BenchConfig, mut on_row: impl FnMut(&BenchRow)) -> Vec<Bench
             for &band in &plan.selected {
                 for &f in &config.fills {
                     for &c in &config.carves {
-                        push(measure_band(Maker::Ours(f, c), plan, band, config));
+                        push(measure_band::<B>(Maker::Ours(f, c), plan, band, config));
                     }
                 }
                 #[cfg(feature = "sudoku-peer")]
-                push(measure_band(Maker::Peer, plan, band, config));
+                if B::SIZE == Size::Nine {
+                    push(measure_band::<B>(Maker::Peer, plan, band, config));
+                }
             }
         }
     }
@@ -492,6 +529,8 @@ pub fn render_fastest(rows: &[BenchRow]) -> String {
             None => out.push_str("no combination reached it"),
         }
         match peer {
+            // With the feature, only a size the crate does not make lacks the row.
+            None if HAS_PEER => out.push_str(" (no sudoku crate row: it makes 9x9 puzzles only)"),
             None => out.push_str(" (no sudoku crate row: built without the sudoku-peer feature)"),
             Some(p) if !reached(&p) => {
                 let attempts = p.banded.as_ref().map_or(0, |b| b.attempts_max);
@@ -737,9 +776,12 @@ pub fn render_svg(rows: &[BenchRow]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Nine;
+    use crate::grid::N_CELLS;
 
     fn config(fills: Vec<Fill>, carves: Vec<Carve>, n: u64) -> BenchConfig {
         BenchConfig {
+            size: Size::Nine,
             fills,
             carves,
             budget: Budget::Count(n),
@@ -764,7 +806,7 @@ mod tests {
     #[test]
     fn band_mode_lands_every_puzzle_in_its_band() {
         let c = band_config(vec![Carve::Target], 6, 10_000);
-        let rows = run(&c, |_| {});
+        let rows = run::<Nine>(&c, |_| {});
         let per_band = 1 + usize::from(HAS_PEER);
         assert_eq!(rows.len(), 4 * per_band);
         let table = BandTable::default_9x9();
@@ -796,7 +838,7 @@ mod tests {
         let mut c = band_config(vec![Carve::Minimal], 50, 5);
         let plan = c.bands.as_mut().expect("band mode");
         plan.selected = vec![0];
-        let rows = run(&c, |_| {});
+        let rows = run::<Nine>(&c, |_| {});
         let r = &rows[0];
         let b = r.banded.as_ref().expect("band mode rows");
         assert_eq!(
@@ -830,7 +872,7 @@ mod tests {
             12,
         );
         let mut seen = 0;
-        let rows = run(&c, |_| seen += 1);
+        let rows = run::<Nine>(&c, |_| seen += 1);
         assert_eq!(seen, 4);
         assert_eq!(rows.len(), 4);
         for r in &rows {
@@ -861,33 +903,36 @@ mod tests {
 
     #[test]
     fn same_seed_same_puzzles() {
-        let a = make(Fill::Mrv, Carve::Target, 3, 5);
-        let b = make(Fill::Mrv, Carve::Target, 3, 5);
+        let a = make::<Nine>(Fill::Mrv, Carve::Target, 3, 5);
+        let b = make::<Nine>(Fill::Mrv, Carve::Target, 3, 5);
         assert_eq!(a.puzzle, b.puzzle);
-        assert_ne!(a.puzzle, make(Fill::Mrv, Carve::Target, 3, 6).puzzle);
+        assert_ne!(
+            a.puzzle,
+            make::<Nine>(Fill::Mrv, Carve::Target, 3, 6).puzzle
+        );
     }
 
     #[test]
     fn minimality_check_sees_a_redundant_clue() {
-        let s = make(Fill::Backtrack, Carve::Minimal, 1, 0);
-        assert!(is_minimal(&s.puzzle));
+        let s = make::<Nine>(Fill::Backtrack, Carve::Minimal, 1, 0);
+        assert!(is_minimal::<Nine>(&s.puzzle));
         let mut more = s.puzzle;
         let c = (0..N_CELLS).find(|&c| more[c] == 0).expect("a carved cell");
         more[c] = s.solution[c];
-        assert!(!is_minimal(&more));
+        assert!(!is_minimal::<Nine>(&more));
     }
 
     #[test]
     fn time_budget_makes_at_least_one_batch() {
         let mut c = config(vec![Fill::Template], vec![Carve::Target], 0);
         c.budget = Budget::Time(Duration::from_millis(1));
-        let r = measure(Fill::Template, Carve::Target, &c);
+        let r = measure::<Nine>(Fill::Template, Carve::Target, &c);
         assert!(r.puzzles >= 1);
     }
 
     #[test]
     fn renderers_show_every_row() {
-        let rows = run(
+        let rows = run::<Nine>(
             &config(vec![Fill::Template], Carve::ALL.to_vec(), 3),
             |_| {},
         );

@@ -8,6 +8,16 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::generate::{Carve, Fill, Symmetry};
+use crate::grid::Size;
+
+/// Parses `--size`: the side of the board, 4, 9, 16 or 25.
+fn parse_board_size(text: &str) -> Result<Size, String> {
+    text.trim()
+        .parse::<usize>()
+        .ok()
+        .and_then(Size::from_side)
+        .ok_or_else(|| "expected 4, 9, 16 or 25 (boxes of 2, 3, 4 or 5)".to_string())
+}
 
 /// Banks of uniquely solvable, graded Sudoku puzzles, made fast and reproducibly.
 #[derive(Debug, Parser)]
@@ -117,6 +127,10 @@ impl From<CarveArg> for Carve {
 
 #[derive(Debug, Args)]
 pub struct GenerateArgs {
+    /// Board side: 4, 9, 16 or 25 (boxes of 2, 3, 4, 5). Each size has its own
+    /// default band table (README, "Difficulty bands").
+    #[arg(long, default_value = "9", value_parser = parse_board_size)]
+    pub size: Size,
     /// Number of puzzles (rows) to write.
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..), required_unless_present = "resume")]
     pub count: Option<u64>,
@@ -126,7 +140,7 @@ pub struct GenerateArgs {
     /// Continue an interrupted run in this bank directory, with the parameters its
     /// manifest records; the finished bank is byte-identical to an uninterrupted run.
     #[arg(long, value_name = "OUT", conflicts_with_all = [
-        "count", "seed", "difficulty", "bands", "fill", "carve", "symmetry", "variants",
+        "size", "count", "seed", "difficulty", "bands", "fill", "carve", "symmetry", "variants",
         "shard_rows", "zstd_level", "max_attempts", "force"])]
     pub resume: Option<PathBuf>,
     /// Seed of the whole bank: the same seed and options give the same bytes.
@@ -187,12 +201,18 @@ pub struct GenerateArgs {
 
 #[derive(Debug, Args)]
 pub struct InputArgs {
+    /// Board side of the input lines: 4, 9, 16 or 25.
+    #[arg(long, default_value = "9", value_parser = parse_board_size)]
+    pub size: Size,
     /// Input file with one puzzle per line; `-` or nothing reads standard input.
     pub input: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]
 pub struct TransformArgs {
+    /// Board side of the input lines: 4, 9, 16 or 25.
+    #[arg(long, default_value = "9", value_parser = parse_board_size)]
+    pub size: Size,
     /// Seed of the random transforms.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -208,6 +228,10 @@ pub struct VerifyArgs {
     /// Directory of the bank (the --out of generate).
     #[arg(value_name = "OUT")]
     pub out: PathBuf,
+    /// The board size the bank must hold (4, 9, 16 or 25); default: the size its
+    /// manifest records. A different size is an error.
+    #[arg(long, value_parser = parse_board_size)]
+    pub size: Option<Size>,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
@@ -265,6 +289,9 @@ pub struct MergeArgs {
 
 #[derive(Debug, Args)]
 pub struct BenchArgs {
+    /// Board side: 4, 9, 16 or 25. The `sudoku` crate's peer rows are 9x9 only.
+    #[arg(long, default_value = "9", value_parser = parse_board_size)]
+    pub size: Size,
     /// Fill strategies to compare, comma-separated (default: all but the slow `digits`).
     #[arg(long, value_enum, value_delimiter = ',')]
     pub fill: Vec<FillArg>,

@@ -5,20 +5,47 @@
 //! (highest range) when it has more clues than any range allows — "a puzzle with more
 //! than 40 clues is `easy`". Gaps between ranges are allowed (the six-level scale is
 //! made of single counts); a puzzle in a gap has no band and the generator does not
-//! keep it. The lowest allowed clue count is 17: no 9×9 puzzle with fewer has a unique
-//! solution, so such a request is refused instead of looping forever.
+//! keep it. The lowest allowed clue count is 17 on 9×9 and 4 on 4×4: no puzzle with
+//! fewer has a unique solution, so such a request is refused instead of looping
+//! forever. For 16×16 and 25×25 no such bound is proven; a band below what carving
+//! reaches ends in the pipeline's "band unreachable" error after `--max-attempts`.
+//!
+//! Every size has its own default table ([`BandTable::default_for`]), chosen from
+//! measured clue counts and documented in the README.
 
 use std::fmt;
 
+use crate::grid::Size;
+
 /// Fewest clues of any uniquely solvable 9×9 puzzle (McGuire, Tugemann, Civario 2012).
 pub const MIN_CLUES: u8 = 17;
+
+/// Fewest clues a band may ask for on a board of `size`: a proven bound for 4×4
+/// (by enumeration) and 9×9, otherwise 1.
+pub fn min_clues(size: Size) -> u16 {
+    match size {
+        Size::Four => 4,
+        Size::Nine => u16::from(MIN_CLUES),
+        Size::Sixteen | Size::TwentyFive => 1,
+    }
+}
+
+/// Default bands of the other sizes (see [`BandTable::default_for`] and the README).
+/// 4×4: the census of every uniquely solvable puzzle (4–16 clues, minimal ones 4–6).
+/// 16×16 and 25×25: by carve cost measured with `bench --size N --difficulty`. Minimal
+/// 16×16 puzzles have about 87–101 clues (34–39 % of 256), and carving gets steeply
+/// slower below ~100; 25×25 carving falls off a cliff near 320 clues (51 %), so the
+/// expert bands stop just above the cliff.
+const DEFAULT_4X4: &str = "easy=10-12,medium=8-9,hard=6-7,expert=4-5";
+const DEFAULT_16X16: &str = "easy=130-150,medium=115-129,hard=105-114,expert=90-104";
+const DEFAULT_25X25: &str = "easy=400-450,medium=370-399,hard=345-369,expert=320-344";
 
 /// One named clue range, inclusive at both ends.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Band {
     pub name: String,
-    pub lo: u8,
-    pub hi: u8,
+    pub lo: u16,
+    pub hi: u16,
 }
 
 /// A difficulty table: named clue ranges, easiest first as the user wrote them.
@@ -32,10 +59,20 @@ pub struct BandTable {
 pub enum BandError {
     #[error("band table {item:?}: {reason} (expected NAME=LO-HI, e.g. easy=36-40)")]
     Malformed { item: String, reason: &'static str },
-    #[error("band {name:?} asks for {lo} clues, but no 9x9 puzzle with fewer than 17 clues has a unique solution")]
-    BelowMinimum { name: String, lo: u8 },
-    #[error("band {name:?} asks for {hi} clues, but a 9x9 board has only 81 cells")]
-    AboveMaximum { name: String, hi: u8 },
+    #[error("band {name:?} asks for {lo} clues, but no {size} puzzle with fewer than {min} clues has a unique solution")]
+    BelowMinimum {
+        name: String,
+        lo: u16,
+        size: Size,
+        min: u16,
+    },
+    #[error("band {name:?} asks for {hi} clues, but a {size} board has only {cells} cells")]
+    AboveMaximum {
+        name: String,
+        hi: u16,
+        size: Size,
+        cells: usize,
+    },
     #[error("bands {a:?} and {b:?} overlap; every puzzle must get exactly one band")]
     Overlap { a: String, b: String },
     #[error("band {0:?} is named twice")]
@@ -63,13 +100,39 @@ impl BandTable {
         BandTable::parse(&spec).expect("the six-level table is valid")
     }
 
-    /// Parses `default`, `six-level`, or `NAME=LO-HI[,NAME=LO-HI...]`.
+    /// The default table of a board size (README, "Difficulty bands"). 9×9 is
+    /// DESIGN.md's table; the others keep the same four names and were chosen from
+    /// the clue counts carving reaches on each size.
+    pub fn default_for(size: Size) -> BandTable {
+        let spec = match size {
+            Size::Four => DEFAULT_4X4,
+            Size::Nine => return BandTable::default_9x9(),
+            Size::Sixteen => DEFAULT_16X16,
+            Size::TwentyFive => DEFAULT_25X25,
+        };
+        BandTable::parse_for(spec, size).expect("the default tables are valid")
+    }
+
+    /// Parses a 9×9 table: `default`, `six-level`, or `NAME=LO-HI[,NAME=LO-HI...]`.
     pub fn parse(spec: &str) -> Result<BandTable, BandError> {
-        match spec.trim() {
-            "default" => return Ok(BandTable::default_9x9()),
-            "six-level" => return Ok(BandTable::six_level()),
+        BandTable::parse_for(spec, Size::Nine)
+    }
+
+    /// Parses a table for boards of `size`: `default` (that size's table),
+    /// `six-level` (9×9 only), or `NAME=LO-HI[,NAME=LO-HI...]`.
+    pub fn parse_for(spec: &str, size: Size) -> Result<BandTable, BandError> {
+        match (spec.trim(), size) {
+            ("default", _) => return Ok(BandTable::default_for(size)),
+            ("six-level", Size::Nine) => return Ok(BandTable::six_level()),
+            ("six-level", _) => {
+                return Err(BandError::Malformed {
+                    item: "six-level".into(),
+                    reason: "the six-level scale is a 9x9 table",
+                })
+            }
             _ => {}
         }
+        let (min, cells) = (min_clues(size), size.n_cells());
         let mut bands: Vec<Band> = Vec::new();
         for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
             let malformed = |reason| BandError::Malformed {
@@ -89,21 +152,25 @@ impl BandTable {
                 Some((lo, hi)) => (lo.trim(), hi.trim()),
                 None => (range.trim(), range.trim()),
             };
-            let lo: u8 = lo.parse().map_err(|_| malformed("LO is not a number"))?;
-            let hi: u8 = hi.parse().map_err(|_| malformed("HI is not a number"))?;
+            let lo: u16 = lo.parse().map_err(|_| malformed("LO is not a number"))?;
+            let hi: u16 = hi.parse().map_err(|_| malformed("HI is not a number"))?;
             if lo > hi {
                 return Err(malformed("LO is larger than HI"));
             }
-            if lo < MIN_CLUES {
+            if lo < min {
                 return Err(BandError::BelowMinimum {
                     name: name.to_string(),
                     lo,
+                    size,
+                    min,
                 });
             }
-            if hi > 81 {
+            if usize::from(hi) > cells {
                 return Err(BandError::AboveMaximum {
                     name: name.to_string(),
                     hi,
+                    size,
+                    cells,
                 });
             }
             for other in &bands {
@@ -135,7 +202,8 @@ impl BandTable {
     }
 
     /// The band index of a puzzle with `n_clues` givens, if any.
-    pub fn grade(&self, n_clues: u8) -> Option<usize> {
+    pub fn grade(&self, n_clues: impl Into<u16>) -> Option<usize> {
+        let n_clues = n_clues.into();
         if let Some(i) = self
             .bands
             .iter()
@@ -153,7 +221,7 @@ impl BandTable {
     }
 
     /// The largest clue count that still grades as band `i` (unbounded for the top band).
-    pub fn accepts(&self, i: usize, n_clues: u8) -> bool {
+    pub fn accepts(&self, i: usize, n_clues: impl Into<u16>) -> bool {
         self.grade(n_clues) == Some(i)
     }
 
@@ -203,7 +271,7 @@ mod tests {
     #[test]
     fn default_table_grades_every_count_from_17() {
         let t = BandTable::default_9x9();
-        let name = |n| t.grade(n).map(|i| t.bands()[i].name.as_str());
+        let name = |n: u16| t.grade(n).map(|i| t.bands()[i].name.as_str());
         assert_eq!(name(17), Some("expert"));
         assert_eq!(name(23), Some("expert"));
         assert_eq!(name(24), Some("hard"));
@@ -217,7 +285,15 @@ mod tests {
     #[test]
     fn refuses_bad_tables_with_reasons() {
         let err = |s| BandTable::parse(s).unwrap_err().to_string();
-        assert!(err("easy=10-20").contains("fewer than 17"));
+        assert!(err("easy=10-20").contains("no 9x9 puzzle with fewer than 17"));
+        assert!(err("easy=70-82").contains("a 9x9 board has only 81 cells"));
+        let four = BandTable::parse_for("easy=3-5", Size::Four).unwrap_err();
+        assert!(four.to_string().contains("no 4x4 puzzle with fewer than 4"));
+        assert!(BandTable::parse_for("a=200-300", Size::Sixteen)
+            .unwrap_err()
+            .to_string()
+            .contains("a 16x16 board has only 256 cells"));
+        assert!(BandTable::parse_for("six-level", Size::Four).is_err());
         assert!(err("easy=30-40,hard=25-30").contains("overlap"));
         assert!(err("easy").contains("missing '='"));
         assert!(err("easy=x-3").contains("LO is not a number"));
@@ -226,12 +302,28 @@ mod tests {
     }
 
     #[test]
+    fn every_size_has_a_valid_default_table_with_the_same_names() {
+        for size in Size::ALL {
+            let t = BandTable::default_for(size);
+            let names: Vec<_> = t.bands().iter().map(|b| b.name.as_str()).collect();
+            assert_eq!(names, ["easy", "medium", "hard", "expert"], "{size}");
+            assert_eq!(BandTable::parse_for("default", size).unwrap(), t);
+            assert_eq!(BandTable::parse_for(&t.to_string(), size).unwrap(), t);
+            // Every count from the lowest band up grades to exactly one band.
+            let lo = t.bands().iter().map(|b| b.lo).min().unwrap();
+            for n in lo..=size.n_cells() as u16 {
+                assert!(t.grade(n).is_some(), "{size}: {n} clues");
+            }
+        }
+    }
+
+    #[test]
     fn six_level_and_selection() {
         let t = BandTable::six_level();
         assert_eq!(t.bands().len(), 6);
-        assert_eq!(t.grade(30), Some(3));
-        assert_eq!(t.grade(31), None);
-        assert_eq!(t.grade(50), Some(0));
+        assert_eq!(t.grade(30u16), Some(3));
+        assert_eq!(t.grade(31u16), None);
+        assert_eq!(t.grade(50u16), Some(0));
         let d = BandTable::default_9x9();
         assert_eq!(d.select("any").unwrap(), vec![0, 1, 2, 3]);
         assert_eq!(d.select("hard, easy").unwrap(), vec![2, 0]);

@@ -19,6 +19,9 @@
 //!   `canonical` column).
 //! * [`grade`] — difficulty bands by clue count.
 //! * [`rng`] — one PCG stream per (seed, purpose, item): the determinism contract.
+//! * [`board`] — the `Board` trait: what the pipeline, `bench` and the commands need
+//!   from a size, implemented by the 9×9 fast path (`Nine`) and the `nxn` engine
+//!   (`Nxn<S>`). Code over `B: Board` is monomorphised, so the 9×9 path pays nothing.
 //! * [`pipeline`] — rayon wiring and ordering: seeds, deduplication, expansion,
 //!   blocks of rows to the writer thread. No puzzle logic.
 //! * [`sink`] — shards and manifest: the only place that writes bank files.
@@ -38,9 +41,11 @@
 //!
 //! Architecture invariants:
 //!
-//! * The puzzle logic (`grid`, `solve`, `generate`, `transform`, `canon`, `grade`) does
-//!   no I/O, never sees a clap type, and draws randomness only from an `rng` it is
-//!   handed.
+//! * The puzzle logic (`grid`, `solve`, `generate`, `transform`, `canon`, `grade`,
+//!   `nxn`) does no I/O, never sees a clap type, and draws randomness only from an
+//!   `rng` it is handed.
+//! * The 9×9 code never depends on `nxn` or `board`: other sizes were added beside it,
+//!   so its speed cannot regress through them.
 //! * Hot paths (solver, carve, transform, canonical form, row formatting) allocate
 //!   nothing per puzzle and take no lock per row.
 //! * `bank`, `verify` and `stats` only read a bank; `verify` and `stats` do no I/O
@@ -51,6 +56,7 @@
 
 pub mod bank;
 pub mod benchmark;
+pub mod board;
 pub mod canon;
 pub mod cli;
 pub mod cmd;

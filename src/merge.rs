@@ -70,6 +70,8 @@ pub enum MergeError {
     ShardMismatch { path: PathBuf, what: String },
     #[error("{path}, {error}")]
     Row { path: PathBuf, error: RowError },
+    #[error("{path} holds {size} puzzles; merge combines 9x9 banks only so far (other sizes: one generate run per bank, or --workers and copying the shards)")]
+    NotNineByNine { path: PathBuf, size: String },
     #[error("{0} is both the output and an input; merge into a new directory")]
     OutIsInput(PathBuf),
     #[error("{action} {path}: {error}")]
@@ -128,6 +130,21 @@ pub struct Input {
 /// with its size and XXH3). Reads every shard file once.
 pub fn open_input(dir: &Path) -> Result<Input, MergeError> {
     let manifest = bank::read_manifest(dir)?;
+    match bank::bank_size(&manifest.params) {
+        Ok(crate::grid::Size::Nine) => {}
+        Ok(other) => {
+            return Err(MergeError::NotNineByNine {
+                path: dir.to_path_buf(),
+                size: other.to_string(),
+            })
+        }
+        Err(e) => {
+            return Err(MergeError::NotNineByNine {
+                path: dir.to_path_buf(),
+                size: format!("an unknown size ({e})"),
+            })
+        }
+    }
     if !manifest.complete {
         let missing = match missing_shards(&manifest) {
             Some(names) if !names.is_empty() => {
@@ -394,6 +411,18 @@ fn read_shard(
             path: path.clone(),
             error,
         })?;
+        // A 9×9 puzzle has at most 81 clues, so the stored count fits a byte.
+        let clues = u8::try_from(row.clues)
+            .ok()
+            .filter(|&c| usize::from(c) <= N_CELLS)
+            .ok_or_else(|| MergeError::Row {
+                path: path.clone(),
+                error: RowError {
+                    line: row.line,
+                    id: Some(row.id),
+                    reason: format!("clues {} is more than a 9x9 board holds", row.clues),
+                },
+            })?;
         let (major, minor) = match order {
             Order::Id => (row.id, 0),
             Order::Input => (index, row.id),
@@ -408,7 +437,7 @@ fn read_shard(
             puzzle: row.puzzle,
             solution: row.solution,
             canonical: row.canonical,
-            clues: row.clues,
+            clues,
             difficulty: row.difficulty,
         })?;
     }

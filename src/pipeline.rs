@@ -25,26 +25,37 @@ use std::time::{Duration, Instant, SystemTime};
 use rand::Rng;
 use rayon::prelude::*;
 
-use crate::canon::canonical_form;
-use crate::generate::{carve_with, fill, Carve, CarveConfig, Fill, Symmetry};
+use crate::board::Board;
+use crate::generate::{Carve, Fill, Symmetry};
 use crate::grade::BandTable;
-use crate::grid::{format_into, format_zeros_into, Cells, N_CELLS};
+use crate::grid::Size;
+use crate::nxn::MAX_CELLS;
 use crate::rng::{item_rng, Purpose};
 use crate::sink::{BankWriter, FrameEncoder, Manifest, SinkError};
 use crate::timing::{Stage, StageRecorder, StageReport};
-use crate::transform::Transform;
 
 /// Seeds per batch of phase 1. Part of the determinism contract: changing it changes
 /// which duplicate seeds get replaced, hence the bank's bytes.
 pub const SEED_BATCH: u64 = 1024;
 /// Most rows in one formatted block (blocks are the unit of parallel work).
 const BLOCK_ROWS: u64 = 4096;
-/// Replacement rounds for a batch before the seed space is declared exhausted.
-const MAX_ROUNDS: u32 = 64;
+/// Replacement rounds for a batch before the seed space is declared exhausted. Only
+/// the error depends on it, never a finished bank's bytes.
+fn max_rounds(size: Size) -> u32 {
+    match size {
+        // A 4×4 seed takes microseconds, and a band holds only a few hundred
+        // classes (`generate` checks the census first): collecting the last rare
+        // ones may take thousands of draws.
+        Size::Four => 4096,
+        _ => 64,
+    }
+}
 
 /// What to make.
 #[derive(Clone, Debug)]
 pub struct Plan {
+    /// Board size; [`run`] must be called with the matching [`Board`].
+    pub size: Size,
     pub count: u64,
     pub seed: u64,
     /// Puzzles per seed (`--variants`), at least 1.
@@ -66,8 +77,8 @@ pub enum PipelineError {
     #[error("band {band:?} ({lo}-{hi} clues) was not reached in {attempts} attempts with --carve {carve}; {hint}")]
     BandUnreachable {
         band: String,
-        lo: u8,
-        hi: u8,
+        lo: u16,
+        hi: u16,
         attempts: u32,
         carve: &'static str,
         hint: &'static str,
@@ -86,13 +97,13 @@ pub enum PipelineError {
     WriterGone,
 }
 
-/// One seed puzzle, made the expensive way.
+/// One seed puzzle, made the expensive way; `C` is the board's cells.
 #[derive(Clone, Copy, Debug)]
-pub struct SeedPuzzle {
-    pub puzzle: Cells,
-    pub solution: Cells,
-    pub canonical: Cells,
-    pub n_clues: u8,
+pub struct SeedPuzzle<C> {
+    pub puzzle: C,
+    pub solution: C,
+    pub canonical: C,
+    pub n_clues: u16,
     pub band: u8,
     /// Fill-and-carve attempts it took to land in the band.
     pub attempts: u32,
@@ -117,27 +128,26 @@ pub struct Summary {
 }
 
 /// Makes seed `j` in replacement round `round`: fill, then carve until it lands in its band.
-pub fn make_seed(plan: &Plan, j: u64, round: u32) -> Result<SeedPuzzle, PipelineError> {
+pub fn make_seed<B: Board>(
+    plan: &Plan,
+    j: u64,
+    round: u32,
+) -> Result<SeedPuzzle<B::Cells>, PipelineError> {
     let band = plan.selected[(j % plan.selected.len() as u64) as usize];
     let spec = &plan.bands.bands()[band];
     let mut rng = item_rng(plan.seed, Purpose::Seed, j, round);
     let (mut fill_time, mut carve_time) = (Duration::ZERO, Duration::ZERO);
     for attempt in 1..=plan.max_attempts {
         let t0 = Instant::now();
-        let solution = fill(plan.fill, &mut rng);
+        let solution = B::fill(plan.fill, &mut rng);
         let t1 = Instant::now();
         let target = rng.random_range(spec.lo..=spec.hi);
-        let config = CarveConfig {
-            strategy: plan.carve,
-            stop_at: target,
-            symmetry: plan.symmetry,
-        };
-        let out = carve_with(&config, &solution, &mut rng);
+        let out = B::carve(plan.carve, target, plan.symmetry, &solution, &mut rng);
         let t2 = Instant::now();
         fill_time += t1 - t0;
         carve_time += t2 - t1;
         if plan.bands.accepts(band, out.n_clues) {
-            let canonical = canonical_form(&out.puzzle);
+            let canonical = B::canonical_form(&out.puzzle);
             return Ok(SeedPuzzle {
                 puzzle: out.puzzle,
                 solution,
@@ -169,23 +179,24 @@ pub fn make_seed(plan: &Plan, j: u64, round: u32) -> Result<SeedPuzzle, Pipeline
 /// Makes the seeds `range` of phase 1 with `make(j, round)`, replacing, in index
 /// order, every seed whose canonical form is already in `seen`. `wanted` is only for
 /// the error message.
-fn make_seed_batch(
-    make: &(dyn Fn(u64, u32) -> Result<SeedPuzzle, PipelineError> + Sync),
+fn make_seed_batch<C: AsRef<[u8]> + Send>(
+    make: &(dyn Fn(u64, u32) -> Result<SeedPuzzle<C>, PipelineError> + Sync),
     range: std::ops::Range<u64>,
     wanted: u64,
+    max_rounds: u32,
     seen: &mut HashSet<u128>,
     summary: &mut Summary,
-) -> Result<Vec<SeedPuzzle>, PipelineError> {
+) -> Result<Vec<SeedPuzzle<C>>, PipelineError> {
     let mut seeds = range
         .clone()
         .into_par_iter()
         .map(|j| make(j, 0))
         .collect::<Result<Vec<_>, _>>()?;
     let mut pending: Vec<usize> = (0..seeds.len()).collect();
-    for round in 1..=MAX_ROUNDS + 1 {
+    for round in 1..=max_rounds + 1 {
         let mut dups = Vec::new();
         for &k in &pending {
-            let key = canonical_key(&seeds[k].canonical);
+            let key = canonical_key(seeds[k].canonical.as_ref());
             if !seen.insert(key) {
                 dups.push(k);
             }
@@ -194,11 +205,11 @@ fn make_seed_batch(
         if dups.is_empty() {
             break;
         }
-        if round > MAX_ROUNDS {
+        if round > max_rounds {
             return Err(PipelineError::SeedSpaceExhausted {
                 found: seen.len() as u64,
                 wanted,
-                rounds: MAX_ROUNDS,
+                rounds: max_rounds,
             });
         }
         let fresh = dups
@@ -223,26 +234,28 @@ fn make_seed_batch(
 /// Calls `emit(v, puzzle, solution)` for variants `0..upto` of `seed` (seed index `j`),
 /// in order. Variant 0 is the seed; each other one is a random transform whose puzzle
 /// differs from all earlier variants of this seed. `seen` is scratch, reused.
-fn for_each_variant(
+fn for_each_variant<B: Board>(
     plan: &Plan,
     j: u64,
-    seed: &SeedPuzzle,
+    seed: &SeedPuzzle<B::Cells>,
     upto: u32,
-    seen: &mut HashSet<Cells>,
-    mut emit: impl FnMut(u32, &Cells, &Cells),
+    seen: &mut HashSet<B::Cells>,
+    mut emit: impl FnMut(u32, &B::Cells, &B::Cells),
 ) {
     seen.clear();
     let mut rng = item_rng(plan.seed, Purpose::Variants, j, 0);
     seen.insert(seed.puzzle);
     emit(0, &seed.puzzle, &seed.solution);
     for v in 1..upto {
-        // The group has 2·6^8·9! ≈ 1.2·10^12 elements and a 9×9 puzzle's automorphism
-        // group is tiny, so a repeat is rare and this loop ends after a draw or two.
+        // The group has 2·6^8·9! ≈ 1.2·10^12 elements on 9×9 (more on the larger
+        // sizes) and a puzzle's automorphism group is tiny, so a repeat is rare and
+        // this loop ends after a draw or two. A 4×4 puzzle has at most
+        // 128·4! = 3,072 images: `generate` caps `--variants` there before any work.
         loop {
-            let t = Transform::random(&mut rng);
-            let puzzle = t.apply(&seed.puzzle);
+            let t = B::random_transform(&mut rng);
+            let puzzle = B::apply(&t, &seed.puzzle);
             if seen.insert(puzzle) {
-                emit(v, &puzzle, &t.apply(&seed.solution));
+                emit(v, &puzzle, &B::apply(&t, &seed.solution));
                 break;
             }
         }
@@ -253,30 +266,31 @@ fn for_each_variant(
 /// of `[A-Za-z0-9_-]`), so no quoting is ever needed and the row is written by hand,
 /// byte for byte, without allocating.
 #[inline]
-pub fn format_row(
+pub fn format_row<B: Board>(
     out: &mut Vec<u8>,
     id: u64,
-    puzzle: &Cells,
-    solution: &Cells,
-    seed: &SeedPuzzle,
+    puzzle: &B::Cells,
+    solution: &B::Cells,
+    seed: &SeedPuzzle<B::Cells>,
     band: &str,
 ) {
-    let mut buf = [0u8; N_CELLS];
+    let mut storage = [0u8; MAX_CELLS];
+    let buf = &mut storage[..B::SIZE.n_cells()];
     let mut num = itoa::Buffer::new();
     out.extend_from_slice(num.format(id).as_bytes());
     out.push(b',');
-    format_into(puzzle, &mut buf);
-    out.extend_from_slice(&buf);
+    B::format_into(puzzle, buf);
+    out.extend_from_slice(buf);
     out.push(b',');
-    format_into(solution, &mut buf);
-    out.extend_from_slice(&buf);
+    B::format_into(solution, buf);
+    out.extend_from_slice(buf);
     out.push(b',');
     out.extend_from_slice(num.format(seed.n_clues).as_bytes());
     out.push(b',');
     out.extend_from_slice(band.as_bytes());
     out.push(b',');
-    format_zeros_into(&seed.canonical, &mut buf);
-    out.extend_from_slice(&buf);
+    B::format_zeros_into(&seed.canonical, buf);
+    out.extend_from_slice(buf);
     out.push(b'\n');
 }
 
@@ -328,36 +342,36 @@ pub fn frame_layout(
 }
 
 /// Formats the rows of `block` from the seeds of the current batch.
-fn format_block(
+fn format_block<B: Board>(
     plan: &Plan,
     block: &Block,
     batch_start: u64,
-    seeds: &[SeedPuzzle],
+    seeds: &[SeedPuzzle<B::Cells>],
     scratch: &mut BlockScratch,
+    seen: &mut HashSet<B::Cells>,
 ) {
     let k = u64::from(plan.variants);
     let names = plan.bands.bands();
-    let (seen, out) = (&mut scratch.seen, &mut scratch.plain);
+    let out = &mut scratch.plain;
     let (first_seed, last_seed) = (block.first_id / k, (block.end_id - 1) / k);
     for j in first_seed..=last_seed {
         let seed = &seeds[(j - batch_start) as usize];
         let band = names[seed.band as usize].name.as_str();
         let upto = ((block.end_id - j * k).min(k)) as u32;
-        for_each_variant(plan, j, seed, upto, seen, |v, puzzle, solution| {
+        for_each_variant::<B>(plan, j, seed, upto, seen, |v, puzzle, solution| {
             let id = j * k + u64::from(v);
             if id >= block.first_id {
-                format_row(out, id, puzzle, solution, seed, band);
+                format_row::<B>(out, id, puzzle, solution, seed, band);
             }
         });
     }
 }
 
 /// Per-thread scratch of the expansion, reused block after block: the plain rows of a
-/// block, the variant set of the current seed, and the encoder's zstd context.
+/// block and the encoder's zstd context. (The variant set of the current seed is
+/// typed by the board size, so it lives in a per-size thread-local: [`with_seen`].)
 struct BlockScratch {
     plain: Vec<u8>,
-    /// The puzzles of the current seed's variants so far (exact deduplication).
-    seen: HashSet<Cells>,
     encoder: FrameEncoder,
 }
 
@@ -376,12 +390,31 @@ fn with_scratch<T>(
         if slot.as_ref().is_none_or(|(l, _)| *l != level) {
             let scratch = BlockScratch {
                 plain: Vec::new(),
-                seen: HashSet::new(),
                 encoder: FrameEncoder::new(level)?,
             };
             *slot = Some((level, scratch));
         }
         f(&mut slot.as_mut().expect("filled above").1)
+    })
+}
+
+/// Runs `f` with this thread's variant set for boards `B`, kept across blocks so its
+/// table is allocated once per thread, not per seed. One `thread_local!` cannot be
+/// generic, so the sets of all sizes share a type-keyed map, looked up once per block.
+fn with_seen<B: Board, T>(f: impl FnOnce(&mut HashSet<B::Cells>) -> T) -> T {
+    use std::any::{Any, TypeId};
+    use std::collections::HashMap;
+    thread_local! {
+        static SEEN: RefCell<HashMap<TypeId, Box<dyn Any>>> = RefCell::new(HashMap::new());
+    }
+    SEEN.with(|cell| {
+        let mut map = cell.borrow_mut();
+        let set = map
+            .entry(TypeId::of::<B>())
+            .or_insert_with(|| Box::new(HashSet::<B::Cells>::new()))
+            .downcast_mut::<HashSet<B::Cells>>()
+            .expect("the entry of B holds B's cells");
+        f(set)
     })
 }
 
@@ -416,9 +449,10 @@ pub struct Start {
     pub seen: Option<HashSet<u128>>,
 }
 
-/// The key under which a seed's canonical form is remembered for deduplication.
+/// The key under which a seed's canonical form (cells of any size, `0` = empty) is
+/// remembered for deduplication.
 #[inline]
-pub fn canonical_key(canonical: &Cells) -> u128 {
+pub fn canonical_key(canonical: &[u8]) -> u128 {
     xxhash_rust::xxh3::xxh3_128(canonical)
 }
 
@@ -440,7 +474,7 @@ struct Recorders {
 /// Runs the whole job into `writer` on the current rayon pool, starting at `start`;
 /// `progress` is told the number of rows written so far after every block. With
 /// `histograms`, stage latencies are recorded and returned.
-pub fn run(
+pub fn run<B: Board>(
     plan: &Plan,
     writer: BankWriter,
     output: Output,
@@ -495,11 +529,12 @@ pub fn run(
             let mut written = 0u64;
             for batch_start in (first_batch..n_seeds).step_by(SEED_BATCH as usize) {
                 let batch_end = n_seeds.min(batch_start + SEED_BATCH);
-                let make = |j, round| make_seed(plan, j, round);
+                let make = |j, round| make_seed::<B>(plan, j, round);
                 let seeds = make_seed_batch(
                     &make,
                     batch_start..batch_end,
                     n_seeds,
+                    max_rounds(plan.size),
                     &mut seen,
                     &mut summary,
                 )?;
@@ -539,7 +574,9 @@ pub fn run(
                                     b.first_id,
                                     &mut scratch.plain,
                                 );
-                                format_block(plan, b, batch_start, &seeds, scratch);
+                                with_seen::<B, _>(|seen| {
+                                    format_block::<B>(plan, b, batch_start, &seeds, scratch, seen)
+                                });
                                 scratch.encoder.encode(&scratch.plain, frame)
                             })?;
                             *took = t.elapsed();
@@ -595,6 +632,7 @@ pub fn run(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::grid::N_CELLS;
 
     fn summary(n_bands: usize) -> Summary {
         Summary {
@@ -607,7 +645,9 @@ mod tests {
     }
 
     /// A fake seed maker whose seeds fall into `classes` canonical classes.
-    fn fake(classes: u64) -> impl Fn(u64, u32) -> Result<SeedPuzzle, PipelineError> + Sync {
+    fn fake(
+        classes: u64,
+    ) -> impl Fn(u64, u32) -> Result<SeedPuzzle<[u8; N_CELLS]>, PipelineError> + Sync {
         move |j, round| {
             let mut canonical = [0u8; N_CELLS];
             let class = (j / 2 + u64::from(round) * 17) % classes;
@@ -630,7 +670,7 @@ mod tests {
     fn duplicate_seeds_are_replaced_until_distinct() {
         let mut seen = HashSet::new();
         let mut s = summary(1);
-        let seeds = make_seed_batch(&fake(50), 0..40, 40, &mut seen, &mut s).unwrap();
+        let seeds = make_seed_batch(&fake(50), 0..40, 40, 64, &mut seen, &mut s).unwrap();
         let distinct: HashSet<_> = seeds.iter().map(|s| s.canonical).collect();
         assert_eq!(distinct.len(), 40);
         assert!(
@@ -638,8 +678,15 @@ mod tests {
             "the fake maker collides by construction"
         );
         // Deterministic: the same batch again gives the same seeds.
-        let again =
-            make_seed_batch(&fake(50), 0..40, 40, &mut HashSet::new(), &mut summary(1)).unwrap();
+        let again = make_seed_batch(
+            &fake(50),
+            0..40,
+            40,
+            64,
+            &mut HashSet::new(),
+            &mut summary(1),
+        )
+        .unwrap();
         assert!(seeds
             .iter()
             .zip(&again)
@@ -648,8 +695,8 @@ mod tests {
 
     #[test]
     fn a_too_small_seed_space_is_an_error_that_counts_what_exists() {
-        let err =
-            make_seed_batch(&fake(5), 0..8, 8, &mut HashSet::new(), &mut summary(1)).unwrap_err();
+        let err = make_seed_batch(&fake(5), 0..8, 8, 64, &mut HashSet::new(), &mut summary(1))
+            .unwrap_err();
         assert!(
             matches!(
                 err,

@@ -22,7 +22,7 @@ use hdrhistogram::Histogram;
 
 use crate::bank::Row;
 use crate::grade::BandTable;
-use crate::grid::N_CELLS;
+use crate::grid::Size;
 
 /// The pipeline stages, in pipeline order: the files `OUT/histograms/<stage>.*`.
 pub const STAGES: [&str; 5] = ["fill", "carve", "canon", "expand", "write"];
@@ -41,27 +41,34 @@ pub struct BankStats {
 }
 
 impl BankStats {
+    /// Counts for a bank of 9×9 boards.
     pub fn new() -> BankStats {
+        BankStats::for_size(Size::Nine)
+    }
+
+    /// Counts for a bank of boards of `size`.
+    pub fn for_size(size: Size) -> BankStats {
         BankStats {
-            clues: vec![0; N_CELLS + 1],
+            clues: vec![0; size.n_cells() + 1],
             ..BankStats::default()
         }
     }
 
     /// Counts one row. Allocates only the first time a band name is seen and when
     /// the set of canonical forms grows.
-    pub fn add(&mut self, row: &Row) {
+    pub fn add<C: AsRef<[u8]>>(&mut self, row: &Row<C>) {
         self.rows += 1;
         let band = row.difficulty.as_str();
         match self.per_band.iter_mut().find(|(name, _)| name == band) {
             Some((_, n)) => *n += 1,
             None => self.per_band.push((band.to_string(), 1)),
         }
-        self.clues[usize::from(crate::grid::n_clues(&row.puzzle))] += 1;
+        let n_clues = row.puzzle.as_ref().iter().filter(|&&v| v != 0).count();
+        self.clues[n_clues] += 1;
         if let Some(canonical) = &row.canonical {
             self.with_canonical += 1;
             self.canonical
-                .insert(xxhash_rust::xxh3::xxh3_128(canonical));
+                .insert(xxhash_rust::xxh3::xxh3_128(canonical.as_ref()));
         }
     }
 
@@ -431,7 +438,7 @@ mod tests {
             id: 0,
             puzzle,
             solution: [1; 81],
-            clues: clues as u8,
+            clues: clues as u16,
             difficulty: Label::new(band),
             canonical: Some([canonical; 81]),
         }

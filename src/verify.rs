@@ -10,10 +10,9 @@
 use std::fmt;
 
 use crate::bank::{Digest, Row};
+use crate::board::Board;
 use crate::grade::BandTable;
-use crate::grid::{self, Cells};
 use crate::sink::{Manifest, ShardRecord};
-use crate::solve::{self, Verdict};
 
 /// One thing wrong with the bank.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -62,8 +61,8 @@ pub enum Defect {
     NoSolution,
     MultipleSolutions,
     WrongClueCount {
-        stated: u8,
-        actual: u8,
+        stated: u16,
+        actual: u16,
     },
     WrongBand {
         stated: String,
@@ -243,8 +242,15 @@ pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Optio
             ));
         }
     }
+    let size = match crate::bank::bank_size(&manifest.params) {
+        Ok(size) => size,
+        Err(e) => {
+            findings.push(Finding::file(here, Defect::BadParams(e)));
+            return None;
+        }
+    };
     match manifest.params.get("bands").and_then(|b| b.as_str()) {
-        Some(spec) => match BandTable::parse(spec) {
+        Some(spec) => match BandTable::parse_for(spec, size) {
             Ok(table) => Some(table),
             Err(e) => {
                 findings.push(Finding::file(
@@ -368,33 +374,37 @@ impl IdSequence {
     }
 }
 
-/// The 128-bit key under which a puzzle is deduplicated across the bank.
+/// The 128-bit key under which a puzzle (cells of any size) is deduplicated across
+/// the bank.
 #[inline]
-pub fn puzzle_key(puzzle: &Cells) -> u128 {
+pub fn puzzle_key(puzzle: &[u8]) -> u128 {
     xxhash_rust::xxh3::xxh3_128(puzzle)
 }
 
-/// Checks one row on its own (everything but ids and duplicates): solution, puzzle,
-/// uniqueness, clue count, band, canonical form. Allocates only to report a defect.
-pub fn check_row(row: &Row, bands: Option<&BandTable>, mut report: impl FnMut(Defect)) {
-    let solution_ok =
-        row.solution.iter().all(|&v| (1..=9).contains(&v)) && grid::is_consistent(&row.solution);
+/// Checks one row of a bank of boards `B` on its own (everything but ids and
+/// duplicates): solution, puzzle, uniqueness, clue count, band, canonical form.
+/// Allocates only to report a defect.
+pub fn check_row<B: Board>(
+    row: &Row<B::Cells>,
+    bands: Option<&BandTable>,
+    mut report: impl FnMut(Defect),
+) {
+    let (puzzle, solution) = (row.puzzle.as_ref(), row.solution.as_ref());
+    let solution_ok = solution.iter().all(|&v| v != 0) && B::is_consistent(&row.solution);
     if !solution_ok {
         report(Defect::InvalidSolution);
     }
-    if let Some(cell) =
-        (0..grid::N_CELLS).find(|&c| row.puzzle[c] != 0 && row.puzzle[c] != row.solution[c])
-    {
+    if let Some(cell) = (0..puzzle.len()).find(|&c| puzzle[c] != 0 && puzzle[c] != solution[c]) {
         report(Defect::PuzzleMismatch { cell });
     }
     // When the solution is valid and agrees with every given, a unique puzzle's one
     // solution is that grid; so uniqueness is all that is left to check.
-    match solve::solve(&row.puzzle) {
-        Verdict::Unique(_) => {}
-        Verdict::NoSolution => report(Defect::NoSolution),
-        Verdict::Multiple => report(Defect::MultipleSolutions),
+    match B::count_solutions(&row.puzzle, 2) {
+        1 => {}
+        0 => report(Defect::NoSolution),
+        _ => report(Defect::MultipleSolutions),
     }
-    let actual = grid::n_clues(&row.puzzle);
+    let actual = puzzle.iter().filter(|&&v| v != 0).count() as u16;
     if actual != row.clues {
         report(Defect::WrongClueCount {
             stated: row.clues,
@@ -411,7 +421,7 @@ pub fn check_row(row: &Row, bands: Option<&BandTable>, mut report: impl FnMut(De
         }
     }
     if let Some(canonical) = &row.canonical {
-        if crate::canon::canonical_form(&row.puzzle) != *canonical {
+        if B::canonical_form(&row.puzzle) != *canonical {
             report(Defect::WrongCanonical);
         }
     }
@@ -421,7 +431,9 @@ pub fn check_row(row: &Row, bands: Option<&BandTable>, mut report: impl FnMut(De
 mod tests {
     use super::*;
     use crate::bank::Label;
+    use crate::board::Nine;
     use crate::grid::parse_line;
+    use crate::solve::{self, Verdict};
 
     // The minimal puzzle of DESIGN.md, its solution and canonical form.
     const PUZZLE: &str =
@@ -448,7 +460,7 @@ mod tests {
     fn defects(row: &Row) -> Vec<Defect> {
         let table = BandTable::default_9x9();
         let mut out = Vec::new();
-        check_row(row, Some(&table), |d| out.push(d));
+        check_row::<Nine>(row, Some(&table), |d| out.push(d));
         out
     }
 

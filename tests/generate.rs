@@ -7,11 +7,11 @@ use common::{factory, listing, read_bank};
 use predicates::prelude::*;
 use sudoku::Sudoku;
 
-fn clues_of(s: &str) -> u8 {
-    s.bytes().filter(|&b| b != b'.').count() as u8
+fn clues_of(s: &str) -> u16 {
+    s.bytes().filter(|&b| b != b'.').count() as u16
 }
 
-fn band_of(clues: u8) -> &'static str {
+fn band_of(clues: u16) -> &'static str {
     match clues {
         36.. => "easy",
         30..=35 => "medium",

@@ -60,7 +60,7 @@ fn target_lands_in_the_requested_band() {
             let mut rng = Pcg64::seed_from_u64(band as u64);
             for _ in 0..20 {
                 let g = fill(Fill::Backtrack, &mut rng);
-                let out = carve(c, &g, spec.lo, &mut rng);
+                let out = carve(c, &g, spec.lo as u8, &mut rng);
                 // Sparse bands can be missed when no clue can go; dense ones never.
                 if band < 2 {
                     assert!(

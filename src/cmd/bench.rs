@@ -13,6 +13,7 @@ use crate::benchmark::{self, BandPlan, BenchConfig, Budget};
 use crate::cli::BenchArgs;
 use crate::generate::{Carve, Fill};
 use crate::grade::BandTable;
+use crate::grid::Size;
 
 use super::Outcome;
 
@@ -27,8 +28,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     let bands = match &args.difficulty {
         None => None,
         Some(spec) => {
-            let table =
-                BandTable::parse(args.bands.as_deref().unwrap_or("default")).context("--bands")?;
+            let table = BandTable::parse_for(args.bands.as_deref().unwrap_or("default"), args.size)
+                .context("--bands")?;
             // `all` reads as `any` (generate's word), unless a band is called `all`.
             let spec = match spec.trim() {
                 "all" if !table.bands().iter().any(|b| b.name == "all") => "any",
@@ -56,7 +57,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         carves = Carve::ALL.to_vec();
     }
     carves.dedup();
+    for &f in &fills {
+        if let Some(reason) = crate::nxn::fill::unsuitable(f, args.size) {
+            bail!("--fill {} on {} boards: {reason}", f.name(), args.size);
+        }
+    }
     let config = BenchConfig {
+        size: args.size,
         fills,
         carves,
         budget,
@@ -64,11 +71,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         threads: pool.current_num_threads(),
         bands,
     };
-    if config.bands.is_some() && !benchmark::HAS_PEER {
+    if config.bands.is_some() && args.size != Size::Nine {
+        eprintln!("sudoku-factory: note: the sudoku crate makes 9x9 puzzles only, so there are no peer rows");
+    } else if config.bands.is_some() && !benchmark::HAS_PEER {
         eprintln!("sudoku-factory: warning: built without the sudoku-peer feature, so no sudoku crate rows");
     }
     let rows = pool.install(|| {
-        benchmark::run(&config, |r| match &r.banded {
+        crate::with_board!(args.size, B => benchmark::run::<B>(&config, |r| match &r.banded {
             None => eprintln!(
                 "sudoku-factory: {}+{}: {} puzzles, {:.1}/s",
                 r.fill, r.carve, r.puzzles, r.puzzles_per_second
@@ -81,7 +90,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
                 "sudoku-factory: {}: {}+{}: unreachable (a puzzle missed the band {} times)",
                 b.band, r.fill, r.carve, b.attempts_max
             ),
-        })
+        }))
     });
     print!("{}", benchmark::render_table(&rows));
     let fastest = benchmark::render_fastest(&rows);

@@ -11,9 +11,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde_json::{json, Value};
 
 use crate::bank::ShardReader;
+use crate::board::Board;
 use crate::cli::GenerateArgs;
 use crate::generate::{Carve, CarveConfig, Fill, Symmetry};
 use crate::grade::BandTable;
+use crate::grid::Size;
+use crate::nxn::census::{census4, CensusQuery};
 use crate::pipeline::{self, canonical_key, Output, Plan, Start, Summary};
 use crate::sink::{self, BankWriter, Manifest, SinkConfig};
 use crate::timing;
@@ -32,7 +35,7 @@ impl Job {
     fn params(&self) -> Value {
         let p = &self.plan;
         json!({
-            "size": 9,
+            "size": p.size.side(),
             "count": p.count,
             "seed": p.seed,
             "variants": p.variants,
@@ -74,7 +77,10 @@ impl Job {
         if num("seed_batch")? != pipeline::SEED_BATCH {
             bail!("manifest.json: params.seed_batch differs from this build's; the bank cannot be resumed exactly");
         }
-        let bands = BandTable::parse(text("bands")?).context("manifest.json: params.bands")?;
+        let size =
+            crate::bank::bank_size(p).map_err(|e| anyhow::anyhow!("manifest.json: params.{e}"))?;
+        let bands =
+            BandTable::parse_for(text("bands")?, size).context("manifest.json: params.bands")?;
         let selected = bands
             .select(text("difficulty")?)
             .context("manifest.json: params.difficulty")?;
@@ -89,6 +95,7 @@ impl Job {
             .with_context(|| format!("manifest.json: unknown symmetry {symmetry_name:?}"))?;
         Ok(Job {
             plan: Plan {
+                size,
                 count: num("count")?,
                 seed: num("seed")?,
                 variants: u32::try_from(num("variants")?)?,
@@ -144,7 +151,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
             (job, writer, start)
         }
         None => {
-            let bands = BandTable::parse(&args.bands).context("--bands")?;
+            let bands = BandTable::parse_for(&args.bands, args.size).context("--bands")?;
             let selected = bands.select(&args.difficulty).context("--difficulty")?;
             let probe = CarveConfig {
                 strategy: Carve::from(args.carve),
@@ -160,6 +167,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
             }
             let job = Job {
                 plan: Plan {
+                    size: args.size,
                     count: args.count.context("--count is required")?,
                     seed: args.seed,
                     variants: args.variants,
@@ -178,6 +186,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
                 },
                 dir: args.out.clone().context("--out is required")?,
             };
+            check_size_limits(&job.plan)?;
             let config = SinkConfig {
                 dir: job.dir.clone(),
                 shard_rows: job.output.shard_rows,
@@ -204,14 +213,14 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
     bar.set_position(first);
     let progress = |rows: u64| bar.set_position(first + rows);
     let (summary, manifest, reports) = pool.install(|| {
-        pipeline::run(
+        crate::with_board!(job.plan.size, B => pipeline::run::<B>(
             &job.plan,
             writer,
             job.output,
             start,
             !args.no_histograms,
             &progress,
-        )
+        ))
     })?;
     bar.finish_and_clear();
     sink::write_histograms(&job.dir, &reports)?;
@@ -225,6 +234,69 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
         }
     }
     Ok(Outcome::Clean)
+}
+
+/// Refuses, before any work, what a board size cannot deliver: a fill strategy that
+/// cannot finish on it, and on 4×4 (where every puzzle is known, [`census4`]) more
+/// essentially different seeds than exist in a band, or more variants per seed than
+/// some puzzle of the band has.
+fn check_size_limits(plan: &Plan) -> anyhow::Result<()> {
+    if let Some(reason) = crate::nxn::fill::unsuitable(plan.fill, plan.size) {
+        bail!(
+            "--fill {} on {} boards: {reason}",
+            plan.fill.name(),
+            plan.size
+        );
+    }
+    if plan.size != Size::Four {
+        return Ok(());
+    }
+    let census = census4();
+    let k = u64::from(plan.variants);
+    let n_seeds = plan.count.div_ceil(k);
+    let n_selected = plan.selected.len() as u64;
+    let table = plan.bands.bands();
+    let top = table.iter().map(|b| b.hi).max().unwrap_or(0);
+    for (pos, &i) in plan.selected.iter().enumerate() {
+        let band = &table[i];
+        // Seed j goes to band selected[j % n_selected]; the top band also takes
+        // puzzles with more clues than its range.
+        let wanted = n_seeds / n_selected + u64::from((pos as u64) < n_seeds % n_selected);
+        let hi = if band.hi == top { 16 } else { band.hi };
+        let query = CensusQuery {
+            clues: band.lo..=hi,
+            minimal_only: plan.carve == Carve::Minimal,
+            symmetry: plan.symmetry,
+        };
+        let kind = match (plan.carve == Carve::Minimal, plan.symmetry) {
+            (false, Symmetry::None) => String::new(),
+            (true, Symmetry::None) => " minimal".to_string(),
+            (false, s) => format!(" {}-symmetric", s.name()),
+            (true, s) => format!(" minimal {}-symmetric", s.name()),
+        };
+        let exist = census.count(&query) as u64;
+        if wanted > exist {
+            bail!(
+                "only {exist} essentially different{kind} 4x4 puzzles with {}-{hi} clues exist (band {}), \
+                 but --count {} at --variants {k} needs {wanted} distinct seeds there; \
+                 raise --variants (each seed gives that many symmetric variants) or ask for fewer puzzles",
+                band.lo,
+                band.name,
+                plan.count,
+            );
+        }
+        if let Some(fewest) = census.min_members(&query) {
+            if k > fewest as u64 {
+                bail!(
+                    "--variants {k} is more than some{kind} 4x4 puzzles with {}-{hi} clues (band {}) have: \
+                     as few as {fewest} distinct puzzles are equivalent to one of them; use --variants {fewest} or fewer",
+                    band.lo,
+                    band.name,
+                );
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Where a resumed run starts, and the dedup state of the seed batches before it,
@@ -249,12 +321,26 @@ fn resume_point(job: &Job, manifest: &Manifest) -> anyhow::Result<Start> {
         return Ok(Start { id, seen: None });
     }
     let below = pipeline::batch_start_id(id, job.plan.variants);
+    let seen = crate::with_board!(job.plan.size, B => seen_below::<B>(job, manifest, below))?;
+    Ok(Start {
+        id,
+        seen: Some(seen),
+    })
+}
+
+/// The canonical keys of the seeds (variant 0 rows) below id `below`, read back from
+/// the complete shards of a bank of boards `B`.
+fn seen_below<B: Board>(
+    job: &Job,
+    manifest: &Manifest,
+    below: u64,
+) -> anyhow::Result<HashSet<u128>> {
     let k = u64::from(job.plan.variants);
     let mut seen = HashSet::new();
     for shard in manifest.shards.iter().filter(|s| s.first_id < below) {
         let mut reader = ShardReader::open(&job.dir.join(&shard.file))?;
         reader.read_header()?;
-        while let Some(row) = reader.next_row() {
+        while let Some(row) = reader.next_row_of(B::SIZE, B::empty()) {
             let row = row?.map_err(|e| anyhow::anyhow!("{}: {e}", shard.file))?;
             if row.id >= below {
                 break;
@@ -263,14 +349,11 @@ fn resume_point(job: &Job, manifest: &Manifest) -> anyhow::Result<Start> {
                 let canonical = row.canonical.with_context(|| {
                     format!("{}: row {} has no canonical form", shard.file, row.id)
                 })?;
-                seen.insert(canonical_key(&canonical));
+                seen.insert(canonical_key(canonical.as_ref()));
             }
         }
     }
-    Ok(Start {
-        id,
-        seen: Some(seen),
-    })
+    Ok(seen)
 }
 
 /// `--worker`, or the index a cluster scheduler gives an array task.

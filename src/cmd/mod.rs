@@ -17,7 +17,9 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use crate::grid::{format_into, format_zeros_into, parse_line, Cells, N_CELLS};
+use crate::board::Board;
+use crate::grid::parse_sized;
+use crate::nxn::MAX_CELLS;
 
 /// How a command that finished went; `main` maps it to the exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -51,13 +53,13 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
     })
 }
 
-/// Runs `per_line` over every well-formed input line with its 1-based number, writing
-/// through a buffered stdout, and returns the worst outcome. A malformed line is
-/// answered with its parse error on stdout (one line out per line in) and counted
-/// on stderr.
-pub fn for_each_line(
+/// Runs `per_line` over every well-formed input line (a board of `B`'s size) with its
+/// 1-based number, writing through a buffered stdout, and returns the worst outcome.
+/// A malformed line is answered with its parse error on stdout (one line out per
+/// line in) and counted on stderr.
+pub fn for_each_line<B: Board>(
     input: &Option<PathBuf>,
-    mut per_line: impl FnMut(Cells, usize, &mut dyn Write) -> io::Result<Outcome>,
+    mut per_line: impl FnMut(B::Cells, usize, &mut dyn Write) -> io::Result<Outcome>,
 ) -> anyhow::Result<Outcome> {
     let reader = open_input(input)?;
     let stdout = io::stdout();
@@ -66,8 +68,9 @@ pub fn for_each_line(
     let mut malformed = 0u64;
     for (i, line) in reader.lines().enumerate() {
         let line = line.with_context(|| format!("reading line {}", i + 1))?;
-        match parse_line(&line, i + 1) {
-            Ok(cells) => outcome = outcome.max(per_line(cells, i + 1, &mut out)?),
+        let mut cells = B::empty();
+        match parse_sized(&line, i + 1, B::SIZE, cells.as_mut()) {
+            Ok(()) => outcome = outcome.max(per_line(cells, i + 1, &mut out)?),
             Err(e) => {
                 writeln!(out, "{e}")?;
                 malformed += 1;
@@ -83,13 +86,14 @@ pub fn for_each_line(
 }
 
 /// Writes a board in the text format (or with `0` for empty cells) and a newline.
-pub fn write_cells(out: &mut dyn Write, cells: &Cells, zeros: bool) -> io::Result<()> {
-    let mut buf = [0u8; N_CELLS];
+pub fn write_cells<B: Board>(out: &mut dyn Write, cells: &B::Cells, zeros: bool) -> io::Result<()> {
+    let mut storage = [0u8; MAX_CELLS];
+    let buf = &mut storage[..B::SIZE.n_cells()];
     if zeros {
-        format_zeros_into(cells, &mut buf);
+        B::format_zeros_into(cells, buf);
     } else {
-        format_into(cells, &mut buf);
+        B::format_into(cells, buf);
     }
-    out.write_all(&buf)?;
+    out.write_all(buf)?;
     out.write_all(b"\n")
 }

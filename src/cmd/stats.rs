@@ -11,6 +11,7 @@ use anyhow::Context;
 use rayon::prelude::*;
 
 use crate::bank::{self, ShardReader};
+use crate::board::Board;
 use crate::cli::StatsArgs;
 use crate::grade::BandTable;
 use crate::stats::{self, BankStats, RatePoint, StageLatency};
@@ -23,11 +24,14 @@ const HISTOGRAMS: &str = "histograms";
 pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let dir = &args.out;
     let manifest = bank::read_manifest(dir)?;
+    let size = bank::bank_size(&manifest.params).map_err(|e| {
+        anyhow::anyhow!("{}: params.{e}", dir.join(crate::sink::MANIFEST).display())
+    })?;
     let table = manifest
         .params
         .get("bands")
         .and_then(|b| b.as_str())
-        .and_then(|spec| BandTable::parse(spec).ok());
+        .and_then(|spec| BandTable::parse_for(spec, size).ok());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.map_or(0, |t| t as usize))
         .build()
@@ -37,10 +41,13 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
         manifest
             .shards
             .par_iter()
-            .map(|record| read_shard(&dir.join(&record.file)))
+            .map(|record| {
+                let path = dir.join(&record.file);
+                crate::with_board!(size, B => read_shard::<B>(&path))
+            })
             .collect()
     });
-    let mut total = BankStats::new();
+    let mut total = BankStats::for_size(size);
     let mut problems = Vec::new();
     for (s, p) in per_shard {
         total.merge(s);
@@ -67,15 +74,15 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
 
 /// The counts of one shard, and what could not be read (malformed rows are
 /// skipped; `verify` is the command that judges them).
-fn read_shard(path: &Path) -> (BankStats, Vec<String>) {
-    let mut stats = BankStats::new();
+fn read_shard<B: Board>(path: &Path) -> (BankStats, Vec<String>) {
+    let mut stats = BankStats::for_size(B::SIZE);
     let mut problems = Vec::new();
     let mut reader = match ShardReader::open(path) {
         Ok(r) => r,
         Err(e) => return (stats, vec![e.to_string()]),
     };
     let mut malformed = 0u64;
-    while let Some(item) = reader.next_row() {
+    while let Some(item) = reader.next_row_of(B::SIZE, B::empty()) {
         match item {
             Ok(Ok(row)) => stats.add(&row),
             Ok(Err(_)) => malformed += 1,

@@ -17,6 +17,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::bank::{self, Row, RowError, ShardReader};
+use crate::board::Board;
 use crate::cli::VerifyArgs;
 use crate::grade::BandTable;
 use crate::sink::ShardRecord;
@@ -89,6 +90,17 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         .build()
         .context("starting the worker threads")?;
 
+    let size = bank::bank_size(&manifest.params).map_err(|e| {
+        anyhow::anyhow!("{}: params.{e}", dir.join(crate::sink::MANIFEST).display())
+    })?;
+    if let Some(asked) = args.size {
+        if asked != size {
+            anyhow::bail!(
+                "{} holds {size} puzzles, not {asked} (--size); leave --size out to check it as {size}",
+                dir.display()
+            );
+        }
+    }
     let mut tally = Tally::default();
     let mut findings = Vec::new();
     let bands = verify::check_manifest(&manifest, &mut findings);
@@ -119,8 +131,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         shards: &manifest.shards,
         bar: &bar,
     };
-    let per_shard: Vec<(Tally, u64)> =
-        pool.install(|| manifest.shards.par_iter().map(|r| checked.run(r)).collect());
+    let per_shard: Vec<(Tally, u64)> = pool.install(|| {
+        crate::with_board!(size, B => manifest
+            .shards
+            .par_iter()
+            .map(|r| checked.run::<B>(r))
+            .collect())
+    });
     bar.finish_and_clear();
     let mut rows = 0;
     for (t, n) in per_shard {
@@ -179,7 +196,7 @@ struct ShardCheck<'a> {
 impl ShardCheck<'_> {
     /// Checks one shard: file, header, ids, rows, duplicates. Returns its defects and
     /// the number of rows read.
-    fn run(&self, record: &ShardRecord) -> (Tally, u64) {
+    fn run<B: Board>(&self, record: &ShardRecord) -> (Tally, u64) {
         let mut tally = Tally::default();
         let file = record.file.as_str();
         let path = self.dir.join(file);
@@ -196,7 +213,7 @@ impl ShardCheck<'_> {
         };
         let mut findings = Vec::new();
         let mut ids = IdSequence::new(record);
-        let mut chunk: Vec<Result<Row, RowError>> = Vec::with_capacity(CHUNK);
+        let mut chunk: Vec<Result<Row<B::Cells>, RowError>> = Vec::with_capacity(CHUNK);
         let mut rows = 0u64;
         let mut broken = false;
         if let Err(e) = reader.read_header() {
@@ -205,7 +222,7 @@ impl ShardCheck<'_> {
         while !broken {
             chunk.clear();
             while chunk.len() < CHUNK {
-                match reader.next_row() {
+                match reader.next_row_of(B::SIZE, B::empty()) {
                     None => break,
                     Some(Ok(row)) => chunk.push(row),
                     Some(Err(e)) => {
@@ -219,7 +236,7 @@ impl ShardCheck<'_> {
                 break;
             }
             rows += chunk.len() as u64;
-            self.check_chunk(file, &chunk, &mut ids, &mut findings);
+            self.check_chunk::<B>(file, &chunk, &mut ids, &mut findings);
             self.bar.inc(chunk.len() as u64);
             findings.drain(..).for_each(|f| tally.add(f));
         }
@@ -236,10 +253,10 @@ impl ShardCheck<'_> {
         (tally, rows)
     }
 
-    fn check_chunk(
+    fn check_chunk<B: Board>(
         &self,
         file: &str,
-        chunk: &[Result<Row, RowError>],
+        chunk: &[Result<Row<B::Cells>, RowError>],
         ids: &mut IdSequence,
         findings: &mut Vec<Finding>,
     ) {
@@ -264,7 +281,7 @@ impl ShardCheck<'_> {
             .filter_map(|item| item.as_ref().ok())
             .flat_map_iter(|row| {
                 let mut found = Vec::new();
-                verify::check_row(row, bands, |defect| {
+                verify::check_row::<B>(row, bands, |defect| {
                     found.push(Finding {
                         file: file.to_string(),
                         line: Some(row.line),
@@ -279,7 +296,7 @@ impl ShardCheck<'_> {
         let keys: Vec<(u128, u64)> = chunk
             .par_iter()
             .filter_map(|item| item.as_ref().ok())
-            .map(|row| (verify::puzzle_key(&row.puzzle), row.id))
+            .map(|row| (verify::puzzle_key(row.puzzle.as_ref()), row.id))
             .collect();
         let mut seen = self.seen.lock().expect("no thread panics holding the map");
         for (key, id) in keys {

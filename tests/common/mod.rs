@@ -16,7 +16,7 @@ pub struct Row {
     pub id: u64,
     pub puzzle: String,
     pub solution: String,
-    pub clues: u8,
+    pub clues: u16,
     pub difficulty: String,
     pub canonical: String,
 }
