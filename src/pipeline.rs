@@ -29,7 +29,6 @@ use crate::board::Board;
 use crate::generate::{Carve, Fill, Symmetry};
 use crate::grade::BandTable;
 use crate::grid::Size;
-use crate::nxn::MAX_CELLS;
 use crate::rng::{item_rng, Purpose};
 use crate::sink::{BankWriter, FrameEncoder, Manifest, SinkError};
 use crate::timing::{Stage, StageRecorder, StageReport};
@@ -274,8 +273,9 @@ pub fn format_row<B: Board>(
     seed: &SeedPuzzle<B::Cells>,
     band: &str,
 ) {
-    let mut storage = [0u8; MAX_CELLS];
-    let buf = &mut storage[..B::SIZE.n_cells()];
+    // A board's cells are exactly as many bytes as its text: the buffer is one.
+    let mut text = B::empty();
+    let buf = text.as_mut();
     let mut num = itoa::Buffer::new();
     out.extend_from_slice(num.format(id).as_bytes());
     out.push(b',');

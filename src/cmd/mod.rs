@@ -19,7 +19,6 @@ use anyhow::Context;
 
 use crate::board::Board;
 use crate::grid::parse_sized;
-use crate::nxn::MAX_CELLS;
 
 /// How a command that finished went; `main` maps it to the exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -87,8 +86,8 @@ pub fn for_each_line<B: Board>(
 
 /// Writes a board in the text format (or with `0` for empty cells) and a newline.
 pub fn write_cells<B: Board>(out: &mut dyn Write, cells: &B::Cells, zeros: bool) -> io::Result<()> {
-    let mut storage = [0u8; MAX_CELLS];
-    let buf = &mut storage[..B::SIZE.n_cells()];
+    let mut text = B::empty();
+    let buf = text.as_mut();
     if zeros {
         B::format_zeros_into(cells, buf);
     } else {
