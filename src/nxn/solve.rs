@@ -193,9 +193,6 @@ pub fn removal_keeps_unique<S: Shape>(puzzle: &[u8], cell: usize, value: u8) -> 
     sized!(S, run_units(puzzle, &units, 1, Some((cell, value)), None)) == 0
 }
 
-pub static PROBE_NODES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-pub static PROBE_PROP: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-
 /// Per row, column and box, the mask of the values its givens hold.
 struct Units {
     rows: [u32; MAX_N],
@@ -763,7 +760,6 @@ impl<S: Shape, const C: usize, const T: usize> Engine<S, C, T> {
     /// last hidden-single sweep saw the final board, so its `pair_*` is current.
     fn propagate(&mut self) -> bool {
         loop {
-            PROBE_PROP.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
             while self.queue_len > 0 {
                 self.queue_len -= 1;
                 let i = self.queue[self.queue_len] as usize;
@@ -894,7 +890,6 @@ impl<S: Shape, const C: usize, const T: usize> Engine<S, C, T> {
     #[inline]
     fn try_branch(&mut self, i: usize, bit: u32) -> bool {
         self.nodes += 1;
-        PROBE_NODES.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         if self.nodes > self.budget {
             self.aborted = true;
             return false;

@@ -245,7 +245,7 @@ impl<S: Shape> Board<S> {
 
 /// Fills a complete grid; restarts when an attempt runs out of repairs.
 ///
-/// Measured (release, thread CPU time, seeds 0..200; `measure` tests in `mod.rs`):
+/// Measured (release, thread CPU time, seeds 0..200):
 ///
 /// | board | median  | p99    | max    | per grid                                      |
 /// |-------|---------|--------|--------|-----------------------------------------------|
