@@ -109,6 +109,109 @@ pub enum ParseError {
         expected: usize,
         found: usize,
     },
+    /// The line is not UTF-8 text; `column` is the character before which the first
+    /// invalid byte stands.
+    #[error("line {line}, column {column}: not valid UTF-8 text")]
+    NotUtf8 { line: usize, column: usize },
+    /// A symbol stands twice in one row, column or box: no Sudoku board can hold it,
+    /// so it is refused as malformed rather than searched (such boards made the
+    /// solver and the canonical form search for a long time to find nothing).
+    #[error("line {line}, columns {first} and {second}: {symbol:?} repeats in {unit}")]
+    Repeated {
+        line: usize,
+        /// Columns in the line (as [`ParseError::BadChar`] counts them) of the two cells.
+        first: usize,
+        second: usize,
+        symbol: char,
+        unit: Unit,
+    },
+}
+
+/// A row, column or box of a board, numbered from 1 (boxes row-major), as error
+/// messages name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Row(usize),
+    Column(usize),
+    Box(usize),
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unit::Row(k) => write!(f, "row {k}"),
+            Unit::Column(k) => write!(f, "column {k}"),
+            Unit::Box(k) => write!(f, "box {k}"),
+        }
+    }
+}
+
+/// The first repeated symbol of `cells` (a board of `size`, 0 = empty): the unit and
+/// the two cell indices (row-major, from 0), rows first, then columns, then boxes.
+/// `None` when no row, column or box holds a value twice.
+pub fn find_repeat(cells: &[u8], size: Size) -> Option<(Unit, usize, usize)> {
+    let (n, b) = (size.side(), size.box_side());
+    debug_assert_eq!(cells.len(), n * n);
+    // seen[v]: 1 + the cell holding v in the current unit (0: not seen). Stack only.
+    let mut seen = [0usize; 26];
+    let units: [(fn(usize) -> Unit, &dyn Fn(usize, usize) -> usize); 3] = [
+        (Unit::Row, &|u, k| u * n + k),
+        (Unit::Column, &|u, k| k * n + u),
+        (Unit::Box, &|u, k| {
+            ((u / b) * b + k / b) * n + (u % b) * b + k % b
+        }),
+    ];
+    for (name, cell_of) in units {
+        for u in 0..n {
+            seen.fill(0);
+            for k in 0..n {
+                let cell = cell_of(u, k);
+                let v = usize::from(cells[cell]);
+                if v == 0 {
+                    continue;
+                }
+                if seen[v] != 0 {
+                    return Some((name(u + 1), seen[v] - 1, cell));
+                }
+                seen[v] = cell + 1;
+            }
+        }
+    }
+    None
+}
+
+/// Parses one input line of any `size` as a board, as every command that reads
+/// puzzles does: the text format ([`parse_sized`]), and then no symbol repeated in a
+/// row, column or box ([`ParseError::Repeated`]). `bytes` is the raw line without its
+/// line terminator; bytes that are not UTF-8 are a [`ParseError::NotUtf8`].
+pub fn parse_board(
+    bytes: &[u8],
+    line_no: usize,
+    size: Size,
+    out: &mut [u8],
+) -> Result<(), ParseError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| ParseError::NotUtf8 {
+        line: line_no,
+        column: String::from_utf8_lossy(&bytes[..e.valid_up_to()])
+            .chars()
+            .count()
+            + 1,
+    })?;
+    parse_sized(text, line_no, size, out)?;
+    match find_repeat(out, size) {
+        None => Ok(()),
+        Some((unit, a, b)) => {
+            let leading = text.len() - text.trim_start().len();
+            let lead_chars = text[..leading].chars().count();
+            Err(ParseError::Repeated {
+                line: line_no,
+                first: lead_chars + a + 1,
+                second: lead_chars + b + 1,
+                symbol: char::from(SYMBOLS[usize::from(out[a])]),
+                unit,
+            })
+        }
+    }
 }
 
 /// Parses one line of the text format. `line_no` (1-based) is only used to name the
@@ -279,6 +382,87 @@ impl fmt::Display for Display<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn board(text: &str, size: Size) -> Result<Vec<u8>, ParseError> {
+        let mut out = vec![0; size.n_cells()];
+        parse_board(text.as_bytes(), 7, size, &mut out).map(|()| out)
+    }
+
+    #[test]
+    fn a_repeated_symbol_is_refused_naming_its_unit_and_columns() {
+        let row = format!("  5..5{}", ".".repeat(77));
+        assert_eq!(
+            board(&row, Size::Nine).unwrap_err().to_string(),
+            "line 7, columns 3 and 6: '5' repeats in row 1"
+        );
+        let mut col = vec![b'.'; 81];
+        col[4] = b'8';
+        col[76] = b'8';
+        let col = String::from_utf8(col).unwrap();
+        assert!(matches!(
+            board(&col, Size::Nine),
+            Err(ParseError::Repeated {
+                unit: Unit::Column(5),
+                first: 5,
+                second: 77,
+                ..
+            })
+        ));
+        // Cells 0 and 10 (rows 1 and 2) share only box 1.
+        let mut bx = vec![b'.'; 81];
+        bx[0] = b'3';
+        bx[10] = b'3';
+        let bx = String::from_utf8(bx).unwrap();
+        assert!(matches!(
+            board(&bx, Size::Nine),
+            Err(ParseError::Repeated {
+                unit: Unit::Box(1),
+                symbol: '3',
+                ..
+            })
+        ));
+        // 16x16: box 4 is the top-right one; lowercase 'g' is G = 16.
+        let mut big = vec![b'.'; 256];
+        big[12] = b'g';
+        big[16 + 15] = b'G';
+        let big = String::from_utf8(big).unwrap();
+        assert!(matches!(
+            board(&big, Size::Sixteen),
+            Err(ParseError::Repeated {
+                unit: Unit::Box(4),
+                symbol: 'G',
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_valid_board_of_every_size_passes_the_repeat_check() {
+        for size in Size::ALL {
+            let n = size.side();
+            let b = size.box_side();
+            // The pattern grid: (b·(r mod b) + r div b + c) mod n, plus one.
+            let text: String = (0..n * n)
+                .map(|i| {
+                    let (r, c) = (i / n, i % n);
+                    char::from(SYMBOLS[(b * (r % b) + r / b + c) % n + 1])
+                })
+                .collect();
+            assert_eq!(find_repeat(&board(&text, size).unwrap(), size), None);
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_a_malformed_line() {
+        let mut bytes = b"12".to_vec();
+        bytes.push(0xff);
+        bytes.extend(std::iter::repeat_n(b'.', 78));
+        let mut out = [0u8; 81];
+        assert_eq!(
+            parse_board(&bytes, 2, Size::Nine, &mut out),
+            Err(ParseError::NotUtf8 { line: 2, column: 3 })
+        );
+    }
 
     const PUZZLE: &str =
         "..9...43.....7.52..5......638.9.4.6.....5.9.....7.6..39..4......6....7.....837..2";

@@ -10,10 +10,10 @@ const MINIMAL: &str =
 #[test]
 fn solves_each_line_and_names_bad_ones() {
     let empty = ".".repeat(81);
-    let clash = format!("11{}", ".".repeat(79));
-    let bad_char = format!("{}x{}", &MINIMAL[..39], &MINIMAL[40..]);
+    // Consistent, but cell 9 has no candidate: 1-8 in its row, 9 in its column.
+    let dead_end = format!("12345678.{}........9{}", ".".repeat(18), ".".repeat(45));
     let input = format!(
-        "{MINIMAL}\n{empty}\n{clash}\n  {}  \n",
+        "{MINIMAL}\n{empty}\n{dead_end}\n  {}  \n",
         MINIMAL.replace('.', "0")
     );
     let out = factory().arg("solve").write_stdin(input).assert().code(1);
@@ -35,6 +35,7 @@ fn solves_each_line_and_names_bad_ones() {
         ]
     );
 
+    let bad_char = format!("{}x{}", &MINIMAL[..39], &MINIMAL[40..]);
     factory()
         .arg("solve")
         .write_stdin(format!("{MINIMAL}\n{bad_char}\n"))
@@ -44,6 +45,39 @@ fn solves_each_line_and_names_bad_ones() {
             "line 2, column 40: unexpected character 'x' (expected 1-9, '.' or '0')",
         ))
         .stderr(predicates::str::contains("1 malformed input line"));
+}
+
+/// Regression (issue #11): a board that repeats a symbol in a unit was searched (41 ms
+/// a line in `canon`), and a line that was not UTF-8 ended the input. Both are now
+/// malformed lines, answered in place, and the lines after them are still handled.
+#[test]
+fn refuses_repeats_and_non_utf8_lines_and_answers_the_rest() {
+    let clash = format!("11{}", ".".repeat(79));
+    let mut input = format!("{clash}\n").into_bytes();
+    input.extend(b"\xff\xfe not text\n");
+    input.extend(format!("{MINIMAL}\r\n").bytes());
+    for command in ["solve", "canon", "transform"] {
+        let mut cmd = factory();
+        cmd.arg(command);
+        if command == "transform" {
+            cmd.args(["--seed", "1", "--count", "1"]);
+        }
+        let out = cmd.write_stdin(input.clone()).assert().code(2);
+        let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        let lines: Vec<&str> = stdout.lines().collect();
+        assert_eq!(lines.len(), 3, "{command}: {stdout}");
+        assert_eq!(
+            lines[0], "line 1, columns 1 and 2: '1' repeats in row 1",
+            "{command}"
+        );
+        assert_eq!(
+            lines[1], "line 2, column 1: not valid UTF-8 text",
+            "{command}"
+        );
+        assert_eq!(lines[2].len(), 81, "{command}: {}", lines[2]);
+        let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+        assert!(err.contains("2 malformed input line"), "{command}: {err}");
+    }
 }
 
 #[test]

@@ -18,7 +18,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use crate::board::Board;
-use crate::grid::parse_sized;
+use crate::grid::parse_board;
 
 /// How a command that finished went; `main` maps it to the exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -60,16 +60,27 @@ pub fn for_each_line<B: Board>(
     input: &Option<PathBuf>,
     mut per_line: impl FnMut(B::Cells, usize, &mut dyn Write) -> io::Result<Outcome>,
 ) -> anyhow::Result<Outcome> {
-    let reader = open_input(input)?;
+    let mut reader = open_input(input)?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
     let mut outcome = Outcome::Clean;
     let mut malformed = 0u64;
-    for (i, line) in reader.lines().enumerate() {
-        let line = line.with_context(|| format!("reading line {}", i + 1))?;
+    // Raw bytes, not `lines()`: a line that is not UTF-8 is one more malformed line,
+    // answered like the others, not the end of the input.
+    let mut line = Vec::with_capacity(B::SIZE.n_cells() + 2);
+    for line_no in 1.. {
+        line.clear();
+        let read = reader
+            .read_until(b'\n', &mut line)
+            .with_context(|| format!("reading line {line_no}"))?;
+        if read == 0 {
+            break;
+        }
+        let text = line.strip_suffix(b"\n").unwrap_or(&line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
         let mut cells = B::empty();
-        match parse_sized(&line, i + 1, B::SIZE, cells.as_mut()) {
-            Ok(()) => outcome = outcome.max(per_line(cells, i + 1, &mut out)?),
+        match parse_board(text, line_no, B::SIZE, cells.as_mut()) {
+            Ok(()) => outcome = outcome.max(per_line(cells, line_no, &mut out)?),
             Err(e) => {
                 writeln!(out, "{e}")?;
                 malformed += 1;
