@@ -245,7 +245,8 @@ pub struct StatsArgs {
     /// Directory of the bank (the --out of generate).
     #[arg(value_name = "OUT")]
     pub out: PathBuf,
-    /// Where to write the SVG chart (default: OUT/stats.svg).
+    /// Also draw the SVG chart (clue counts, throughput per stage) into FILE.
+    /// Without it nothing is written: `stats` only reads the bank.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
     /// Worker threads (default: all cores).

@@ -35,13 +35,43 @@ fn bank(dir: &std::path::Path) -> std::path::PathBuf {
     out
 }
 
+/// Every file under `dir` with its size, to show that a command left a bank alone.
+fn files_under(dir: &std::path::Path) -> BTreeMap<std::path::PathBuf, u64> {
+    let mut files = BTreeMap::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        for entry in std::fs::read_dir(&d).unwrap() {
+            let entry = entry.unwrap();
+            let meta = entry.metadata().unwrap();
+            if meta.is_dir() {
+                todo.push(entry.path());
+            } else {
+                files.insert(entry.path(), meta.len());
+            }
+        }
+    }
+    files
+}
+
 #[test]
 fn per_band_counts_match_the_bank_and_the_svg_is_drawn() {
     let dir = tempfile::tempdir().unwrap();
     let out = bank(dir.path());
-    let output = factory().arg("stats").arg(&out).output().unwrap();
+    let before = files_under(&out);
+    let chart = dir.path().join("chart.svg");
+    let output = factory()
+        .arg("stats")
+        .arg(&out)
+        .arg("--svg")
+        .arg(&chart)
+        .output()
+        .unwrap();
     assert_eq!(output.status.code(), Some(0));
     let stdout = String::from_utf8(output.stdout).unwrap();
+    let stderr = String::from_utf8(output.stderr).unwrap();
+    assert!(stderr.contains(&format!("wrote the chart to {}", chart.display())), "{stderr}");
+    // Regression (issue #11): stats wrote stats.svg into the bank it claims to only read.
+    assert_eq!(files_under(&out), before, "stats wrote into the bank");
 
     let mut expected = BTreeMap::new();
     for row in read_bank(&out) {
@@ -66,7 +96,7 @@ fn per_band_counts_match_the_bank_and_the_svg_is_drawn() {
         "no histograms dir, no latency table"
     );
 
-    let svg = std::fs::read_to_string(out.join("stats.svg")).unwrap();
+    let svg = std::fs::read_to_string(&chart).unwrap();
     assert!(svg.starts_with("<svg"), "{}", &svg[..svg.len().min(60)]);
     assert!(svg.trim_end().ends_with("</svg>"));
     assert!(svg.contains("Clue counts (600 puzzles)"));

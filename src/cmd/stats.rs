@@ -1,8 +1,9 @@
 //! `sudoku-factory stats OUT [--svg FILE]`: read every row of a bank (shards in
 //! parallel) and print a summary on stdout — rows per band, the clue distribution,
 //! distinct canonical forms and, when `OUT/histograms/` exists, stage latencies —
-//! then write the SVG chart (default `OUT/stats.svg`). The summary is the data this
-//! command was asked for, so it goes to stdout; warnings go to stderr.
+//! then, with `--svg FILE`, the SVG chart. It only reads the bank: nothing is written
+//! into `OUT`. The summary is the data this command was asked for, so it goes to
+//! stdout; warnings go to stderr.
 
 use std::fs;
 use std::path::Path;
@@ -60,11 +61,12 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let (latencies, rates) = read_histograms(&dir.join(HISTOGRAMS));
     print!("{}", stats::render_text(&total, table.as_ref(), &latencies));
 
-    let svg_path = args.svg.clone().unwrap_or_else(|| dir.join("stats.svg"));
-    let svg =
-        stats::render_svg(&total, &rates).map_err(|e| anyhow::anyhow!("drawing the chart: {e}"))?;
-    fs::write(&svg_path, svg).with_context(|| format!("writing {}", svg_path.display()))?;
-    eprintln!("sudoku-factory: wrote {}", svg_path.display());
+    if let Some(svg_path) = &args.svg {
+        let svg = stats::render_svg(&total, &rates)
+            .map_err(|e| anyhow::anyhow!("drawing the chart: {e}"))?;
+        fs::write(svg_path, svg).with_context(|| format!("writing {}", svg_path.display()))?;
+        eprintln!("sudoku-factory: wrote the chart to {}", svg_path.display());
+    }
     Ok(if problems.is_empty() {
         Outcome::Clean
     } else {
