@@ -397,11 +397,14 @@ pub fn render_svg(stats: &BankStats, rates: &[(String, Vec<RatePoint>)]) -> Resu
                 .map_err(|e| e.to_string())?;
             for (i, (stage, points)) in rates.iter().enumerate() {
                 let color = Palette99::pick(i).to_rgba();
+                // A step per interval (from the previous interval's end, or 0), so a
+                // run shorter than one interval still draws a line, not one lone point.
+                let steps = points.iter().scan(0.0f64, |from, p| {
+                    let start = std::mem::replace(from, p.secs);
+                    Some([(start, p.per_sec), (p.secs, p.per_sec)])
+                });
                 chart
-                    .draw_series(LineSeries::new(
-                        points.iter().map(|p| (p.secs, p.per_sec)),
-                        color.stroke_width(2),
-                    ))
+                    .draw_series(LineSeries::new(steps.flatten(), color.stroke_width(2)))
                     .map_err(|e| e.to_string())?
                     .label(stage.as_str())
                     .legend(move |(x, y)| {
@@ -591,5 +594,33 @@ mod tests {
         let both = render_svg(&s, &rates).unwrap();
         assert!(both.contains("Throughput per stage"));
         assert!(both.contains("<polyline"), "a line series is drawn");
+    }
+
+    /// Regression (issue #11): a run shorter than one interval has one rate point, and
+    /// its throughput panel was empty.
+    #[test]
+    fn one_interval_still_draws_a_line() {
+        let mut s = BankStats::new();
+        s.add(&row(24, "hard", 1));
+        let rates = vec![(
+            "expand".to_string(),
+            vec![RatePoint {
+                secs: 0.4,
+                per_sec: 5000.0,
+            }],
+        )];
+        let svg = render_svg(&s, &rates).unwrap();
+        let line = svg
+            .lines()
+            .find(|l| l.contains("<polyline") && l.contains("stroke-width=\"2\""))
+            .unwrap_or_else(|| panic!("no series line in {svg}"));
+        let points = line
+            .split("points=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        assert_eq!(points.split_whitespace().count(), 2, "{line}");
     }
 }

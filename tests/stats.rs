@@ -69,7 +69,10 @@ fn per_band_counts_match_the_bank_and_the_svg_is_drawn() {
     assert_eq!(output.status.code(), Some(0));
     let stdout = String::from_utf8(output.stdout).unwrap();
     let stderr = String::from_utf8(output.stderr).unwrap();
-    assert!(stderr.contains(&format!("wrote the chart to {}", chart.display())), "{stderr}");
+    assert!(
+        stderr.contains(&format!("wrote the chart to {}", chart.display())),
+        "{stderr}"
+    );
     // Regression (issue #11): stats wrote stats.svg into the bank it claims to only read.
     assert_eq!(files_under(&out), before, "stats wrote into the bank");
 
