@@ -154,18 +154,18 @@ pub fn find_repeat(cells: &[u8], size: Size) -> Option<(Unit, usize, usize)> {
     debug_assert_eq!(cells.len(), n * n);
     // seen[v]: 1 + the cell holding v in the current unit (0: not seen). Stack only.
     let mut seen = [0usize; 26];
-    let units: [(fn(usize) -> Unit, &dyn Fn(usize, usize) -> usize); 3] = [
-        (Unit::Row, &|u, k| u * n + k),
-        (Unit::Column, &|u, k| k * n + u),
-        (Unit::Box, &|u, k| {
-            ((u / b) * b + k / b) * n + (u % b) * b + k % b
-        }),
-    ];
-    for (name, cell_of) in units {
+    // The k-th cell of unit u, for rows (0), columns (1) and boxes (2).
+    let cell_of = |unit: usize, u: usize, k: usize| match unit {
+        0 => u * n + k,
+        1 => k * n + u,
+        _ => ((u / b) * b + k / b) * n + (u % b) * b + k % b,
+    };
+    let names: [fn(usize) -> Unit; 3] = [Unit::Row, Unit::Column, Unit::Box];
+    for (unit, name) in names.into_iter().enumerate() {
         for u in 0..n {
             seen.fill(0);
             for k in 0..n {
-                let cell = cell_of(u, k);
+                let cell = cell_of(unit, u, k);
                 let v = usize::from(cells[cell]);
                 if v == 0 {
                     continue;
