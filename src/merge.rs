@@ -28,27 +28,29 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
-use std::fs::{self, File};
-use std::io::{self, BufReader, BufWriter, Read, Write};
+use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 use serde_json::Value;
 
 use crate::bank::{self, BankError, Digest, Label, Row, RowError, ShardReader};
-use crate::grid::{format_into, format_zeros_into, Cells, N_CELLS};
+use crate::board::Board;
+use crate::grid::Size;
 use crate::pipeline::{self, canonical_key};
-use crate::sink::{self, BankWriter, FrameEncoder, Manifest, SinkConfig, SinkError};
+use crate::sink::{
+    self, BankWriter, FrameEncoder, Manifest, SinkConfig, SinkError, SpillDir, SpillReader,
+};
 
-/// Estimated memory of one row held in memory: the record, its share of the
-/// deduplication and cap tables, and slack for the sort.
-const ROW_BYTES: u64 = std::mem::size_of::<Record>() as u64 + 64;
+/// Estimated memory of one row of boards `C` held in memory: the record, its share
+/// of the deduplication and cap tables, and slack for the sort.
+const fn row_bytes<C>() -> u64 {
+    std::mem::size_of::<Record<C>>() as u64 + 64
+}
 /// Most partitions: each needs an open file while rows are spread and merged, and
 /// 512 stays below the usual limit of 1024 open files. Past 512 × `--memory` of rows
 /// a partition exceeds the budget.
 const MAX_PARTITIONS: u64 = 512;
-/// Name of the spill directory under OUT (hidden, removed at the end and on error).
-const SPILL_DIR: &str = ".merge-spill";
 /// Rows shown per missing-shard list before "… and N more".
 const SHOWN_MISSING: usize = 10;
 
@@ -70,8 +72,15 @@ pub enum MergeError {
     ShardMismatch { path: PathBuf, what: String },
     #[error("{path}, {error}")]
     Row { path: PathBuf, error: RowError },
-    #[error("{path} holds {size} puzzles; merge combines 9x9 banks only so far (other sizes: one generate run per bank, or --workers and copying the shards)")]
-    NotNineByNine { path: PathBuf, size: String },
+    #[error("{path}: {reason}")]
+    UnknownSize { path: PathBuf, reason: String },
+    #[error("{first} holds {first_size} puzzles and {other} holds {other_size}; merge combines banks of one size")]
+    MixedSizes {
+        first: PathBuf,
+        first_size: Size,
+        other: PathBuf,
+        other_size: Size,
+    },
     #[error("{0} is both the output and an input; merge into a new directory")]
     OutIsInput(PathBuf),
     #[error("{action} {path}: {error}")]
@@ -123,28 +132,33 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
 #[derive(Clone, Debug)]
 pub struct Input {
     pub dir: PathBuf,
+    /// The board size, from the manifest.
+    pub size: Size,
     pub manifest: Manifest,
+}
+
+/// The one board size of `inputs`; an error naming two inputs that differ.
+pub fn common_size(inputs: &[Input]) -> Result<Size, MergeError> {
+    let first = inputs.first().expect("merge has at least one input");
+    match inputs.iter().find(|i| i.size != first.size) {
+        Some(other) => Err(MergeError::MixedSizes {
+            first: first.dir.clone(),
+            first_size: first.size,
+            other: other.dir.clone(),
+            other_size: other.size,
+        }),
+        None => Ok(first.size),
+    }
 }
 
 /// Reads and checks the bank in `dir` (manifest complete, every listed shard present
 /// with its size and XXH3). Reads every shard file once.
 pub fn open_input(dir: &Path) -> Result<Input, MergeError> {
     let manifest = bank::read_manifest(dir)?;
-    match bank::bank_size(&manifest.params) {
-        Ok(crate::grid::Size::Nine) => {}
-        Ok(other) => {
-            return Err(MergeError::NotNineByNine {
-                path: dir.to_path_buf(),
-                size: other.to_string(),
-            })
-        }
-        Err(e) => {
-            return Err(MergeError::NotNineByNine {
-                path: dir.to_path_buf(),
-                size: format!("an unknown size ({e})"),
-            })
-        }
-    }
+    let size = bank::bank_size(&manifest.params).map_err(|reason| MergeError::UnknownSize {
+        path: dir.join(sink::MANIFEST),
+        reason,
+    })?;
     if !manifest.complete {
         let missing = match missing_shards(&manifest) {
             Some(names) if !names.is_empty() => {
@@ -173,6 +187,7 @@ pub fn open_input(dir: &Path) -> Result<Input, MergeError> {
     }
     Ok(Input {
         dir: dir.to_path_buf(),
+        size,
         manifest,
     })
 }
@@ -255,51 +270,62 @@ struct OrderKey {
     line: u64,
 }
 
-/// One row on its way through the merge.
+/// One row on its way through the merge; `C` is the board's cells.
 #[derive(Clone, Debug)]
-struct Record {
+struct Record<C> {
     key: OrderKey,
-    puzzle: Cells,
-    solution: Cells,
-    canonical: Option<Cells>,
-    clues: u8,
+    puzzle: C,
+    solution: C,
+    canonical: Option<C>,
+    clues: u16,
     difficulty: Label,
 }
 
-impl Record {
+/// Bytes of a spilled record before its band name, for the largest board (25×25).
+const MAX_FIXED: usize = 32 + 3 * 625 + 1 + 2 + 2;
+
+impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Record<C> {
     /// The partition of this row: by canonical form, so that every copy of a puzzle
     /// and every member of a class meet in one partition.
     fn partition(&self, n: u64) -> u64 {
-        let h = canonical_key(self.canonical.as_ref().unwrap_or(&self.puzzle));
+        let h = canonical_key(self.canonical.as_ref().unwrap_or(&self.puzzle).as_ref());
         ((h >> 64) as u64) % n
     }
 
-    const FIXED: usize = 32 + 3 * N_CELLS + 1 + 1 + 2;
+    /// Bytes of a spilled record of `cells` cells before its band name: the key,
+    /// three boards, a flag for the canonical form, the clues, the band's length.
+    const fn fixed(cells: usize) -> usize {
+        32 + 3 * cells + 1 + 2 + 2
+    }
 
     fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
-        let mut buf = [0u8; Self::FIXED];
+        let n = self.puzzle.as_ref().len();
+        let mut buf = [0u8; MAX_FIXED];
+        let buf = &mut buf[..Self::fixed(n)];
         let k = &self.key;
         for (i, v) in [k.major, k.minor, k.shard, k.line].into_iter().enumerate() {
             buf[i * 8..i * 8 + 8].copy_from_slice(&v.to_le_bytes());
         }
-        buf[32..32 + N_CELLS].copy_from_slice(&self.puzzle);
-        buf[32 + N_CELLS..32 + 2 * N_CELLS].copy_from_slice(&self.solution);
-        let at = 32 + 2 * N_CELLS;
+        buf[32..32 + n].copy_from_slice(self.puzzle.as_ref());
+        buf[32 + n..32 + 2 * n].copy_from_slice(self.solution.as_ref());
+        let at = 32 + 2 * n;
         if let Some(c) = &self.canonical {
-            buf[at..at + N_CELLS].copy_from_slice(c);
-            buf[at + N_CELLS] = 1;
+            buf[at..at + n].copy_from_slice(c.as_ref());
+            buf[at + n] = 1;
         }
-        buf[at + N_CELLS + 1] = self.clues;
+        buf[at + n + 1..at + n + 3].copy_from_slice(&self.clues.to_le_bytes());
         let label = self.difficulty.as_str().as_bytes();
         let len = u16::try_from(label.len()).unwrap_or(u16::MAX);
-        buf[at + N_CELLS + 2..].copy_from_slice(&len.to_le_bytes());
-        out.write_all(&buf)?;
+        buf[at + n + 3..].copy_from_slice(&len.to_le_bytes());
+        out.write_all(buf)?;
         out.write_all(&label[..usize::from(len)])
     }
 
-    /// Reads one record; `None` at a clean end of file.
-    fn read_from(input: &mut impl Read) -> io::Result<Option<Record>> {
-        let mut buf = [0u8; Self::FIXED];
+    /// Reads one record of boards like `empty`; `None` at a clean end of file.
+    fn read_from(input: &mut impl Read, empty: C) -> io::Result<Option<Record<C>>> {
+        let n = empty.as_ref().len();
+        let mut buf = [0u8; MAX_FIXED];
+        let buf = &mut buf[..Self::fixed(n)];
         match input.read_exact(&mut buf[..1]) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),
@@ -307,9 +333,14 @@ impl Record {
         }
         input.read_exact(&mut buf[1..])?;
         let u = |i: usize| u64::from_le_bytes(buf[i * 8..i * 8 + 8].try_into().expect("8 bytes"));
-        let cells = |at: usize| -> Cells { buf[at..at + N_CELLS].try_into().expect("81 bytes") };
-        let at = 32 + 2 * N_CELLS;
-        let len = u16::from_le_bytes([buf[at + N_CELLS + 2], buf[at + N_CELLS + 3]]);
+        let cells = |at: usize| {
+            let mut c = empty;
+            c.as_mut().copy_from_slice(&buf[at..at + n]);
+            c
+        };
+        let at = 32 + 2 * n;
+        let clues = u16::from_le_bytes([buf[at + n + 1], buf[at + n + 2]]);
+        let len = u16::from_le_bytes([buf[at + n + 3], buf[at + n + 4]]);
         let mut label = vec![0u8; usize::from(len)];
         input.read_exact(&mut label)?;
         let label = std::str::from_utf8(&label)
@@ -322,24 +353,27 @@ impl Record {
                 line: u(3),
             },
             puzzle: cells(32),
-            solution: cells(32 + N_CELLS),
-            canonical: (buf[at + N_CELLS] == 1).then(|| cells(at)),
-            clues: buf[at + N_CELLS + 1],
+            solution: cells(32 + n),
+            canonical: (buf[at + n] == 1).then(|| cells(at)),
+            clues,
             difficulty: Label::new(label),
         }))
     }
+}
 
+impl<C> Record<C> {
     /// Appends the CSV row with id `id`, byte for byte as `generate` writes it.
-    fn format(&self, id: u64, out: &mut Vec<u8>) {
-        let mut buf = [0u8; N_CELLS];
+    fn format<B: Board<Cells = C>>(&self, id: u64, out: &mut Vec<u8>) {
+        let mut buf = [0u8; 625];
+        let buf = &mut buf[..B::SIZE.n_cells()];
         let mut num = itoa::Buffer::new();
         out.extend_from_slice(num.format(id).as_bytes());
         out.push(b',');
-        format_into(&self.puzzle, &mut buf);
-        out.extend_from_slice(&buf);
+        B::format_into(&self.puzzle, buf);
+        out.extend_from_slice(buf);
         out.push(b',');
-        format_into(&self.solution, &mut buf);
-        out.extend_from_slice(&buf);
+        B::format_into(&self.solution, buf);
+        out.extend_from_slice(buf);
         out.push(b',');
         out.extend_from_slice(num.format(self.clues).as_bytes());
         out.push(b',');
@@ -355,8 +389,8 @@ impl Record {
         }
         out.push(b',');
         if let Some(c) = &self.canonical {
-            format_zeros_into(c, &mut buf);
-            out.extend_from_slice(&buf);
+            B::format_zeros_into(c, buf);
+            out.extend_from_slice(buf);
         }
         out.push(b'\n');
     }
@@ -387,42 +421,42 @@ pub struct MergeSummary {
     pub partitions: u64,
 }
 
-/// The partitions needed for `rows` rows under a budget of `memory` bytes.
-pub fn partitions_for(rows: u64, memory: u64) -> u64 {
-    rows.saturating_mul(ROW_BYTES)
+/// The partitions needed for `rows` rows of `row_bytes` each under a budget of
+/// `memory` bytes.
+fn partitions_for(rows: u64, row_bytes: u64, memory: u64) -> u64 {
+    rows.saturating_mul(row_bytes)
         .div_ceil(memory.max(1))
         .clamp(1, MAX_PARTITIONS)
 }
 
 /// Reads every row of one shard (`shard` is its position among all inputs' shards).
-fn read_shard(
+fn read_shard<B: Board>(
     input: &Input,
     index: u64,
     record: &sink::ShardRecord,
     shard: u64,
     order: Order,
-    mut each: impl FnMut(Record) -> Result<(), MergeError>,
+    mut each: impl FnMut(Record<B::Cells>) -> Result<(), MergeError>,
 ) -> Result<(), MergeError> {
     let path = input.dir.join(&record.file);
     let mut reader = ShardReader::open(&path)?;
     reader.read_header()?;
-    while let Some(row) = reader.next_row() {
-        let row: Row = row?.map_err(|error| MergeError::Row {
+    while let Some(row) = reader.next_row_of(B::SIZE, B::empty()) {
+        let row: Row<B::Cells> = row?.map_err(|error| MergeError::Row {
             path: path.clone(),
             error,
         })?;
-        // A 9×9 puzzle has at most 81 clues, so the stored count fits a byte.
-        let clues = u8::try_from(row.clues)
-            .ok()
-            .filter(|&c| usize::from(c) <= N_CELLS)
-            .ok_or_else(|| MergeError::Row {
+        let clues = row.clues;
+        if usize::from(clues) > B::SIZE.n_cells() {
+            return Err(MergeError::Row {
                 path: path.clone(),
                 error: RowError {
                     line: row.line,
                     id: Some(row.id),
-                    reason: format!("clues {} is more than a 9x9 board holds", row.clues),
+                    reason: format!("clues {clues} is more than a {} board holds", B::SIZE),
                 },
-            })?;
+            });
+        }
         let (major, minor) = match order {
             Order::Id => (row.id, 0),
             Order::Input => (index, row.id),
@@ -460,17 +494,21 @@ fn all_shards(inputs: &[Input]) -> Vec<(u64, &Input, &sink::ShardRecord, u64)> {
 
 /// Sorts `records` by key and keeps the first copy of each puzzle and, with a cap,
 /// the first `max` rows of each canonical form. Only correct for a whole partition.
-fn select(records: &mut Vec<Record>, max_per_class: Option<u64>, summary: &mut MergeSummary) {
+fn select<C: Copy + AsRef<[u8]> + AsMut<[u8]>>(
+    records: &mut Vec<Record<C>>,
+    max_per_class: Option<u64>,
+    summary: &mut MergeSummary,
+) {
     records.sort_unstable_by_key(|r| r.key);
     let mut seen: HashSet<u128> = HashSet::with_capacity(records.len());
     let mut per_class: HashMap<u128, u64> = HashMap::new();
     records.retain(|r| {
-        if !seen.insert(canonical_key(&r.puzzle)) {
+        if !seen.insert(canonical_key(r.puzzle.as_ref())) {
             summary.duplicates += 1;
             return false;
         }
         if let (Some(max), Some(c)) = (max_per_class, &r.canonical) {
-            let n = per_class.entry(canonical_key(c)).or_insert(0);
+            let n = per_class.entry(canonical_key(c.as_ref())).or_insert(0);
             if *n >= max {
                 summary.capped += 1;
                 return false;
@@ -481,40 +519,17 @@ fn select(records: &mut Vec<Record>, max_per_class: Option<u64>, summary: &mut M
     });
 }
 
-/// The hidden spill directory under OUT; removed when dropped, on success or error.
-struct SpillDir {
-    path: PathBuf,
-}
-
-impl SpillDir {
-    fn create(out: &Path) -> Result<SpillDir, MergeError> {
-        let path = out.join(SPILL_DIR);
-        fs::create_dir_all(&path).map_err(spill_err("creating", &path))?;
-        Ok(SpillDir { path })
-    }
-
-    fn file(&self, kind: &str, i: u64) -> PathBuf {
-        self.path.join(format!(".{kind}-{i:05}.tmp"))
-    }
-}
-
-impl Drop for SpillDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.path);
-    }
-}
-
 /// Merges `inputs` into a new bank in `out` (checked with [`open_input`], in the
 /// order given); `params` become the manifest's params, with `count` set to the rows
 /// written (what `verify` expects of a complete bank). Runs on the current rayon pool.
-pub fn merge(
+pub fn merge<B: Board>(
     inputs: &[Input],
     config: &MergeConfig,
     out: SinkConfig,
     params: Value,
 ) -> Result<(MergeSummary, Manifest), MergeError> {
     let rows_in: u64 = inputs.iter().map(|i| i.manifest.rows).sum();
-    let partitions = partitions_for(rows_in, config.memory);
+    let partitions = partitions_for(rows_in, row_bytes::<B::Cells>(), config.memory);
     let mut summary = MergeSummary {
         partitions,
         ..MergeSummary::default()
@@ -525,7 +540,7 @@ pub fn merge(
             .par_iter()
             .map(|&(i, input, record, pos)| {
                 let mut rows = Vec::with_capacity(record.rows as usize);
-                read_shard(input, i, record, pos, config.order, |r| {
+                read_shard::<B>(input, i, record, pos, config.order, |r| {
                     rows.push(r);
                     Ok(())
                 })?;
@@ -539,7 +554,7 @@ pub fn merge(
         summary.rows_read = records.len() as u64;
         select(&mut records, config.max_per_class, &mut summary);
         summary.rows_written = records.len() as u64;
-        let manifest = write_bank(records.into_iter().map(Ok), config, out, params, &summary)?;
+        let manifest = write_bank::<B>(records.into_iter().map(Ok), config, out, params, &summary)?;
         return Ok((summary, manifest));
     }
 
@@ -549,15 +564,11 @@ pub fn merge(
         let spill = SpillDir::create(&out.dir)?;
         let buffer = (config.memory / (2 * partitions)).clamp(4 << 10, 1 << 20) as usize;
         let mut files = (0..partitions)
-            .map(|p| {
-                let path = spill.file("part", p);
-                let f = File::create(&path).map_err(spill_err("creating", &path))?;
-                Ok((BufWriter::with_capacity(buffer, f), path))
-            })
+            .map(|p| Ok((spill.create_file("part", p, buffer)?, spill.file("part", p))))
             .collect::<Result<Vec<_>, MergeError>>()?;
         let mut sizes = vec![0u64; partitions as usize];
         for &(i, input, record, pos) in &shards {
-            read_shard(input, i, record, pos, config.order, |r| {
+            read_shard::<B>(input, i, record, pos, config.order, |r| {
                 let p = r.partition(partitions) as usize;
                 sizes[p] += 1;
                 let (file, path) = &mut files[p];
@@ -574,62 +585,54 @@ pub fn merge(
         }
         for p in 0..partitions {
             let part = spill.file("part", p);
-            let mut reader = BufReader::with_capacity(
-                buffer,
-                File::open(&part).map_err(spill_err("opening", &part))?,
-            );
+            let mut reader = spill.open_file("part", p, buffer)?;
             let mut records = Vec::with_capacity(sizes[p as usize] as usize);
             while let Some(r) =
-                Record::read_from(&mut reader).map_err(spill_err("reading", &part))?
+                Record::read_from(&mut reader, B::empty()).map_err(spill_err("reading", &part))?
             {
                 records.push(r);
             }
             drop(reader);
-            fs::remove_file(&part).map_err(spill_err("removing", &part))?;
+            spill.remove_file("part", p)?;
             select(&mut records, config.max_per_class, &mut summary);
             summary.rows_written += records.len() as u64;
             let run = spill.file("run", p);
-            let mut w = BufWriter::with_capacity(
-                buffer,
-                File::create(&run).map_err(spill_err("creating", &run))?,
-            );
+            let mut w = spill.create_file("run", p, buffer)?;
             for r in &records {
                 r.write_to(&mut w).map_err(spill_err("writing", &run))?;
             }
             w.flush().map_err(spill_err("writing", &run))?;
         }
         let runs = (0..partitions)
-            .map(|p| {
-                let path = spill.file("run", p);
-                let f = File::open(&path).map_err(spill_err("opening", &path))?;
-                Ok((BufReader::with_capacity(buffer, f), path))
-            })
+            .map(|p| Ok((spill.open_file("run", p, buffer)?, spill.file("run", p))))
             .collect::<Result<Vec<_>, MergeError>>()?;
-        let merged = KWayMerge::new(runs)?;
-        let manifest = write_bank(merged, config, out.clone(), params, &summary)?;
+        let merged = KWayMerge::new(runs, B::empty())?;
+        let manifest = write_bank::<B>(merged, config, out.clone(), params, &summary)?;
         drop(spill);
         Ok(manifest)
     })();
     if result.is_err() && created_out {
         // Only removes the directory if the failed merge left it empty.
-        let _ = fs::remove_dir(&out.dir);
+        sink::remove_dir_if_empty(&out.dir);
     }
     result.map(|manifest| (summary, manifest))
 }
 
 /// The records of sorted run files, merged by key.
-struct KWayMerge {
-    runs: Vec<(BufReader<File>, PathBuf)>,
+struct KWayMerge<C> {
+    runs: Vec<(SpillReader, PathBuf)>,
     heap: BinaryHeap<Reverse<(OrderKey, usize)>>,
-    heads: Vec<Option<Record>>,
+    heads: Vec<Option<Record<C>>>,
+    empty: C,
 }
 
-impl KWayMerge {
-    fn new(runs: Vec<(BufReader<File>, PathBuf)>) -> Result<KWayMerge, MergeError> {
+impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> KWayMerge<C> {
+    fn new(runs: Vec<(SpillReader, PathBuf)>, empty: C) -> Result<KWayMerge<C>, MergeError> {
         let mut merge = KWayMerge {
             heap: BinaryHeap::with_capacity(runs.len()),
-            heads: vec![None; runs.len()],
+            heads: (0..runs.len()).map(|_| None).collect(),
             runs,
+            empty,
         };
         for i in 0..merge.runs.len() {
             merge.refill(i)?;
@@ -639,7 +642,9 @@ impl KWayMerge {
 
     fn refill(&mut self, i: usize) -> Result<(), MergeError> {
         let (reader, path) = &mut self.runs[i];
-        if let Some(r) = Record::read_from(reader).map_err(spill_err("reading", path))? {
+        if let Some(r) =
+            Record::read_from(reader, self.empty).map_err(spill_err("reading", path))?
+        {
             self.heap.push(Reverse((r.key, i)));
             self.heads[i] = Some(r);
         }
@@ -647,8 +652,8 @@ impl KWayMerge {
     }
 }
 
-impl Iterator for KWayMerge {
-    type Item = Result<Record, MergeError>;
+impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Iterator for KWayMerge<C> {
+    type Item = Result<Record<C>, MergeError>;
 
     fn next(&mut self) -> Option<Self::Item> {
         let Reverse((_, i)) = self.heap.pop()?;
@@ -659,8 +664,8 @@ impl Iterator for KWayMerge {
 
 /// Renumbers `records` (in key order) 0.. and writes them as a bank: frames cut by
 /// the generator's layout, formatted and compressed in parallel waves.
-fn write_bank(
-    mut records: impl Iterator<Item = Result<Record, MergeError>>,
+fn write_bank<B: Board>(
+    mut records: impl Iterator<Item = Result<Record<B::Cells>, MergeError>>,
     config: &MergeConfig,
     out: SinkConfig,
     mut params: Value,
@@ -684,7 +689,7 @@ fn write_bank(
             }
             writer.finish()
         });
-        let produced = encode_frames(
+        let produced = encode_frames::<B>(
             &mut records,
             layout,
             config.zstd_level,
@@ -704,8 +709,8 @@ fn write_bank(
 
 /// Cuts `records` by `layout`, formats and compresses the blocks in parallel waves and
 /// hands each `(first_id, n_rows, frame)` to `send`, in id order, until it says stop.
-fn encode_frames(
-    records: &mut impl Iterator<Item = Result<Record, MergeError>>,
+fn encode_frames<B: Board>(
+    records: &mut impl Iterator<Item = Result<Record<B::Cells>, MergeError>>,
     layout: impl Iterator<Item = std::ops::Range<u64>>,
     level: i32,
     shard_rows: u64,
@@ -733,7 +738,7 @@ fn encode_frames(
                         .map_err(|e| io::Error::new(e.kind(), e.to_string()))?;
                     FrameEncoder::begin_block(shard_rows, *first_id, plain);
                     for (id, r) in (*first_id..).zip(rows) {
-                        r.format(id, plain);
+                        r.format::<B>(id, plain);
                     }
                     let mut frame = Vec::new();
                     encoder.encode(plain, &mut frame)?;
@@ -754,6 +759,8 @@ fn encode_frames(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::board::Nine;
+    use crate::grid::N_CELLS;
 
     #[test]
     fn sizes_parse_with_binary_suffixes() {
@@ -769,7 +776,7 @@ mod tests {
         }
     }
 
-    fn record(major: u64, puzzle: u8, canonical: u8) -> Record {
+    fn record(major: u64, puzzle: u8, canonical: u8) -> Record<[u8; N_CELLS]> {
         Record {
             key: OrderKey {
                 major,
@@ -812,12 +819,18 @@ mod tests {
         r.write_to(&mut bytes).unwrap();
         none.write_to(&mut bytes).unwrap();
         let mut input = bytes.as_slice();
-        let a = Record::read_from(&mut input).unwrap().unwrap();
-        let b = Record::read_from(&mut input).unwrap().unwrap();
-        assert!(Record::read_from(&mut input).unwrap().is_none());
+        let a = Record::read_from(&mut input, [0; N_CELLS])
+            .unwrap()
+            .unwrap();
+        let b = Record::read_from(&mut input, [0; N_CELLS])
+            .unwrap()
+            .unwrap();
+        assert!(Record::read_from(&mut input, [0; N_CELLS])
+            .unwrap()
+            .is_none());
         let (mut x, mut y) = (Vec::new(), Vec::new());
-        r.format(0, &mut x);
-        a.format(0, &mut y);
+        r.format::<Nine>(0, &mut x);
+        a.format::<Nine>(0, &mut y);
         assert_eq!(x, y);
         assert_eq!(a.key, r.key);
         assert_eq!(b.canonical, None);
@@ -825,10 +838,12 @@ mod tests {
 
     #[test]
     fn partitions_grow_with_rows_and_shrink_with_memory() {
-        assert_eq!(partitions_for(0, 1 << 30), 1);
-        assert_eq!(partitions_for(1000, 1 << 30), 1);
-        assert!(partitions_for(1_000_000, 64 << 10) == MAX_PARTITIONS);
-        let p = partitions_for(12_000, 1 << 20);
+        let row = row_bytes::<[u8; N_CELLS]>();
+        assert_eq!(partitions_for(0, row, 1 << 30), 1);
+        assert_eq!(partitions_for(1000, row, 1 << 30), 1);
+        assert!(partitions_for(1_000_000, row, 64 << 10) == MAX_PARTITIONS);
+        let p = partitions_for(12_000, row, 1 << 20);
+        assert!(partitions_for(12_000, row_bytes::<[u8; 625]>(), 1 << 20) > p);
         assert!(p > 1 && p < 20, "{p}");
     }
 }

@@ -14,7 +14,7 @@
 //! there is no per-row work and no lock per row.
 
 use std::fs::{self, File};
-use std::io::{self, BufWriter, Write};
+use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -196,6 +196,66 @@ fn sync_dir(dir: &Path) -> Result<(), SinkError> {
     File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(io_err("syncing directory", dir))
+}
+
+/// Name of the scratch directory under an output directory (hidden; see [`SpillDir`]).
+const SPILL_DIR: &str = ".merge-spill";
+
+/// A buffered scratch file being written.
+pub type SpillWriter = BufWriter<File>;
+/// A buffered scratch file being read.
+pub type SpillReader = BufReader<File>;
+
+/// Scratch files for work that does not fit in memory (`merge`'s partitions and
+/// sorted runs): a hidden directory under the output directory, removed with
+/// everything in it when dropped, on success or error. Never holds a bank file.
+pub struct SpillDir {
+    path: PathBuf,
+}
+
+impl SpillDir {
+    /// Creates the scratch directory under `out` (and `out` itself if needed).
+    pub fn create(out: &Path) -> Result<SpillDir, SinkError> {
+        let path = out.join(SPILL_DIR);
+        fs::create_dir_all(&path).map_err(io_err("creating", &path))?;
+        Ok(SpillDir { path })
+    }
+
+    /// The path of scratch file `i` of `kind`.
+    pub fn file(&self, kind: &str, i: u64) -> PathBuf {
+        self.path.join(format!(".{kind}-{i:05}.tmp"))
+    }
+
+    /// Creates (or truncates) scratch file `i` of `kind` for writing.
+    pub fn create_file(&self, kind: &str, i: u64, buffer: usize) -> Result<SpillWriter, SinkError> {
+        let path = self.file(kind, i);
+        let f = File::create(&path).map_err(io_err("creating", &path))?;
+        Ok(BufWriter::with_capacity(buffer, f))
+    }
+
+    /// Opens scratch file `i` of `kind` for reading.
+    pub fn open_file(&self, kind: &str, i: u64, buffer: usize) -> Result<SpillReader, SinkError> {
+        let path = self.file(kind, i);
+        let f = File::open(&path).map_err(io_err("opening", &path))?;
+        Ok(BufReader::with_capacity(buffer, f))
+    }
+
+    /// Deletes scratch file `i` of `kind` (once read, to give the space back early).
+    pub fn remove_file(&self, kind: &str, i: u64) -> Result<(), SinkError> {
+        let path = self.file(kind, i);
+        fs::remove_file(&path).map_err(io_err("removing", &path))
+    }
+}
+
+impl Drop for SpillDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Removes `dir` if it is empty (a failed command that created it leaves nothing).
+pub fn remove_dir_if_empty(dir: &Path) {
+    let _ = fs::remove_dir(dir);
 }
 
 /// Refuses `dir` if it already holds bank files, unless `force`; writes nothing.

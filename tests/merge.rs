@@ -358,3 +358,92 @@ fn bad_inputs_are_errors_that_write_nothing() {
         .code(2)
         .stderr(predicates::str::contains("both the output and an input"));
 }
+
+#[test]
+fn every_size_merges_its_workers_into_the_single_process_bank() {
+    // Issue #11: merge combined 9×9 banks only.
+    let dir = tempfile::tempdir().unwrap();
+    for (size, count, variants) in [("4", "300", "3"), ("16", "240", "8"), ("25", "20", "4")] {
+        let run = [
+            "--size",
+            size,
+            "--count",
+            count,
+            "--variants",
+            variants,
+            "--shard-rows",
+            "50",
+            "--seed",
+            "3",
+        ];
+        let single = generate(dir.path(), &format!("single-{size}"), &run);
+        let workers: Vec<PathBuf> = (0..2)
+            .map(|k| {
+                let mut args = run.to_vec();
+                let k = k.to_string();
+                args.extend(["--workers", "2", "--worker", &k]);
+                generate(dir.path(), &format!("w{k}-{size}"), &args)
+            })
+            .collect();
+        let refs: Vec<&Path> = workers.iter().map(PathBuf::as_path).collect();
+        let merged = merge(dir.path(), &format!("merged-{size}"), &refs, &["-q"]);
+        assert_eq!(checksums(&merged), checksums(&single), "{size}x{size}");
+        factory().arg("verify").arg(&merged).assert().success();
+    }
+}
+
+#[test]
+fn two_sixteen_by_sixteen_banks_merge_without_duplicates_in_or_out_of_memory() {
+    let dir = tempfile::tempdir().unwrap();
+    let base = ["--size", "16", "--variants", "6", "--shard-rows", "100"];
+    let with = |count: &str, seed: &str| {
+        let mut args = base.to_vec();
+        args.extend(["--count", count, "--seed", seed]);
+        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    };
+    let args_a = with("300", "11");
+    let args_b = with("480", "11"); // a superset of a: same seed, more seeds
+    let a = generate(
+        dir.path(),
+        "a",
+        &args_a.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let b = generate(
+        dir.path(),
+        "b",
+        &args_b.iter().map(String::as_str).collect::<Vec<_>>(),
+    );
+    let free = merge(dir.path(), "free", &[&a, &b], &["-q"]);
+    let rows = assert_clean(&free);
+    assert_eq!(rows.len(), 480, "every row of a is a duplicate of one of b");
+    assert!(rows.iter().all(|r| r.puzzle.len() == 256));
+    let tight = merge(
+        dir.path(),
+        "tight",
+        &[&a, &b],
+        &["-q", "--memory", "16K", "--threads", "1"],
+    );
+    assert_eq!(checksums(&tight), checksums(&free));
+    assert!(!tight.join(".merge-spill").exists());
+    factory().arg("verify").arg(&tight).assert().success();
+    let manifest = read_manifest(&tight).unwrap();
+    assert_eq!(manifest.params["size"], 16);
+}
+
+#[test]
+fn banks_of_different_sizes_do_not_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let nine = generate(dir.path(), "nine", &["--count", "20"]);
+    let four = generate(dir.path(), "four", &["--size", "4", "--count", "20"]);
+    let out = dir.path().join("out");
+    factory()
+        .arg("merge")
+        .arg(&out)
+        .args([&nine, &four])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("9x9 puzzles"))
+        .stderr(predicates::str::contains("4x4"))
+        .stderr(predicates::str::contains("one size"));
+    assert!(!out.exists(), "a refused merge created its output");
+}

@@ -11,6 +11,7 @@ use anyhow::Context;
 use serde_json::{json, Value};
 
 use crate::cli::MergeArgs;
+use crate::grid::Size;
 use crate::merge::{self, Input, MergeConfig, MergeError, Order};
 use crate::sink::{self, SinkConfig};
 
@@ -23,6 +24,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         .iter()
         .map(|dir| merge::open_input(dir))
         .collect::<Result<Vec<Input>, MergeError>>()?;
+    let size = merge::common_size(&inputs)?;
     refuse_out_as_input(&args.out, &inputs)?;
     sink::refuse_occupied(&args.out, args.force)?;
 
@@ -52,7 +54,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
             .and_then(|v| u32::try_from(v).ok())
             .unwrap_or(1),
     };
-    let params = params(&inputs, &config);
+    let params = params(&inputs, &config, size);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.map_or(0, |t| t as usize))
         .build()
@@ -62,7 +64,9 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         shard_rows: config.shard_rows,
         force: args.force,
     };
-    let (summary, manifest) = pool.install(|| merge::merge(&inputs, &config, out, params))?;
+    let (summary, manifest) = pool.install(
+        || crate::with_board!(size, B => merge::merge::<B>(&inputs, &config, out, params)),
+    )?;
 
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64();
@@ -112,13 +116,13 @@ fn refuse_out_as_input(out: &Path, inputs: &[Input]) -> anyhow::Result<()> {
 /// The merged bank's params: the options, every input's params (provenance: seeds
 /// and generation options), `bands` when all inputs agree on it (so that `verify`
 /// checks bands), and `count` (set by the merge to the rows written).
-fn params(inputs: &[Input], config: &MergeConfig) -> Value {
+fn params(inputs: &[Input], config: &MergeConfig, size: Size) -> Value {
     let bands: BTreeSet<Option<&str>> = inputs
         .iter()
         .map(|i| i.manifest.params.get("bands").and_then(Value::as_str))
         .collect();
     let mut p = json!({
-        "size": 9,
+        "size": size.side(),
         "shard_rows": config.shard_rows,
         "zstd_level": config.zstd_level,
         "merge": {
