@@ -24,12 +24,14 @@
 //!   (`Nxn<S>`). Code over `B: Board` is monomorphised, so the 9×9 path pays nothing.
 //! * [`pipeline`] — rayon wiring and ordering: seeds, deduplication, expansion,
 //!   blocks of rows to the writer thread. No puzzle logic.
+//! * [`timing`] — one HdrHistogram per pipeline stage, recorded by the thread that
+//!   consumes the workers' results (no lock, no atomic), rendered as `.hgrm`/`.hlog`.
 //! * [`sink`] — shards and manifest: the only place that writes bank files.
 //! * [`bank`] — reading a bank back: the manifest and a streaming shard row reader.
 //! * [`verify`] — the checks of `verify` as pure functions (manifest, shard, ids, rows).
 //! * [`merge`] — combining banks (the workers of one run, or different runs): dedup,
 //!   a cap per canonical form, fresh ids, within a memory budget (spilling partitions
-//!   to hidden temporary files under OUT, which it alone creates and removes).
+//!   to `sink`'s hidden scratch directory under OUT).
 //! * [`stats`] — summaries of a bank (bands, clue counts, canonical forms, stage
 //!   latencies from `OUT/histograms/`) and their SVG chart, rendered in memory.
 //! * [`benchmark`] — `bench`: every fill × carve combination measured on one budget
@@ -50,8 +52,12 @@
 //!   nothing per puzzle and take no lock per row.
 //! * `bank`, `verify` and `stats` only read a bank; `verify` and `stats` do no I/O
 //!   (their commands in `cmd` feed them rows and files).
-//! * Only `sink` creates, renames or deletes bank files; a file under a final name is
-//!   always complete.
+//! * Only `sink` creates, renames or deletes bank files (and merge's scratch files);
+//!   a file under a final name is always complete.
+//!
+//! `tests/tidy.rs` checks these invariants on the source: I/O and printing only in
+//! `main`, `cmd`, `sink` and `bank`; no mutable global state in the puzzle logic;
+//! every `#[ignore]` with a reason; every module in this code map.
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 
 pub mod bank;

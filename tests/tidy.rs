@@ -1,0 +1,352 @@
+//! The architecture invariants of `src/lib.rs`, checked on the source text, in the
+//! spirit of rust-analyzer's tidy test: prose drifts, a test does not.
+//!
+//! * File I/O and printing happen only in the I/O modules ([`IO_MODULES`]); creating,
+//!   renaming or deleting files only in [`WRITE_MODULES`].
+//! * Engine code ([`ENGINE_MODULES`]) holds no mutable global state: no atomics, no
+//!   locks, no `static mut`, no lazily initialised or thread-local statics, except the
+//!   few listed in [`ENGINE_STATE_ALLOWED`] with the reason each is there. Immutable
+//!   `static` lookup tables are plain data and allowed.
+//! * Every `#[ignore]` says why (`#[ignore = "..."]`).
+//! * Every top-level module is in the code map of `src/lib.rs`, and every source
+//!   file is reached by a `mod` declaration (no orphan file that silently stops
+//!   compiling).
+//!
+//! Code inside `#[cfg(test)]` modules is exempt from the first two rules (tests may
+//! read fixtures), and comments are ignored.
+
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+/// Modules (paths under `src/`, a trailing `/` for a directory) allowed to read and
+/// write files and to print.
+const IO_MODULES: &[&str] = &["main.rs", "cmd/", "sink.rs", "bank.rs"];
+/// Modules allowed to create, rename or delete files: `sink` owns every bank file;
+/// the commands write the files a user names (`--svg`, `bench --out`).
+const WRITE_MODULES: &[&str] = &["sink.rs", "cmd/"];
+/// The puzzle logic: no I/O, no mutable global state.
+const ENGINE_MODULES: &[&str] = &[
+    "grid.rs",
+    "solve.rs",
+    "generate/",
+    "transform.rs",
+    "canon.rs",
+    "grade.rs",
+    "nxn/",
+    "board.rs",
+    "rng.rs",
+];
+/// Global state in engine code that is there on purpose: (file, the text that
+/// declares it, why).
+const ENGINE_STATE_ALLOWED: &[(&str, &str, &str)] = &[
+    (
+        "canon.rs",
+        "static CANONICALIZER: RefCell<Canonicalizer>",
+        "per-thread scratch of the convenience `canonical_form`: no allocation per puzzle",
+    ),
+    (
+        "nxn/canon.rs",
+        "static CANONICALIZER: RefCell<Canonicalizer>",
+        "per-thread scratch of the convenience `canonical_form`: no allocation per puzzle",
+    ),
+    (
+        "nxn/census.rs",
+        "static CENSUS: OnceLock<Census4>",
+        "an immutable table (every 4x4 class) computed once on first use",
+    ),
+];
+
+const IO_PATTERNS: &[&str] = &[
+    "std::fs",
+    "fs::",
+    "File::",
+    "OpenOptions",
+    "println!",
+    "print!(",
+    "eprintln!",
+    "eprint!(",
+    "dbg!",
+    "stdout()",
+    "stderr()",
+    "stdin()",
+];
+const WRITE_PATTERNS: &[&str] = &[
+    "File::create",
+    "fs::write",
+    "fs::rename",
+    "fs::remove",
+    "fs::create_dir",
+    "fs::copy",
+    "OpenOptions",
+];
+const STATE_PATTERNS: &[&str] = &[
+    "static mut",
+    "Atomic",
+    "Mutex",
+    "RwLock",
+    "OnceLock",
+    "OnceCell",
+    "LazyLock",
+    "lazy_static",
+    "thread_local!",
+];
+
+/// Every `.rs` file under `dir`, as paths relative to `root`, sorted.
+fn rust_files(root: &Path, dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .map(|e| e.unwrap().path())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            rust_files(root, &path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path.strip_prefix(root).unwrap().to_path_buf());
+        }
+    }
+}
+
+fn src_files() -> Vec<(String, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    rust_files(&root, &root, &mut files);
+    files
+        .into_iter()
+        .map(|rel| {
+            let text = std::fs::read_to_string(root.join(&rel)).unwrap();
+            (rel.to_string_lossy().replace('\\', "/"), text)
+        })
+        .collect()
+}
+
+fn in_modules(file: &str, modules: &[&str]) -> bool {
+    modules.iter().any(|m| {
+        if let Some(dir) = m.strip_suffix('/') {
+            file.starts_with(&format!("{dir}/")) || file == format!("{dir}.rs")
+        } else {
+            file == *m
+        }
+    })
+}
+
+/// The lines of `text` that are code outside `#[cfg(test)]` modules, with their
+/// 1-based line numbers and comments cut off.
+fn code_lines(text: &str) -> Vec<(usize, String)> {
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < lines.len() {
+        let trimmed = lines[i].trim_start();
+        if trimmed.starts_with("#[cfg(test)]") {
+            let next = lines.get(i + 1).map_or("", |l| l.trim_start());
+            if next.starts_with("mod ") && next.ends_with('{') {
+                // Skip to the line that closes the module at the same indentation.
+                let indent = &lines[i][..lines[i].len() - trimmed.len()];
+                let close = format!("{indent}}}");
+                i += 2;
+                while i < lines.len() && lines[i] != close {
+                    i += 1;
+                }
+                i += 1;
+                continue;
+            }
+        }
+        let code = match lines[i].find("//") {
+            Some(at) => &lines[i][..at],
+            None => lines[i],
+        };
+        if !code.trim().is_empty() {
+            out.push((i + 1, code.to_string()));
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `file:line: text` for every code line of `files` that contains one of `patterns`.
+fn offences<'a>(
+    files: impl IntoIterator<Item = &'a (String, String)>,
+    patterns: &[&str],
+) -> Vec<String> {
+    let mut found = Vec::new();
+    for (file, text) in files {
+        for (line, code) in code_lines(text) {
+            if patterns.iter().any(|p| code.contains(p)) {
+                found.push(format!("src/{file}:{line}: {}", code.trim()));
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn file_io_and_printing_only_in_the_io_modules() {
+    let files = src_files();
+    let outside = offences(
+        files.iter().filter(|(f, _)| !in_modules(f, IO_MODULES)),
+        IO_PATTERNS,
+    );
+    assert!(
+        outside.is_empty(),
+        "file I/O or printing outside the I/O modules {IO_MODULES:?}; move it to `cmd`, \
+         `sink` or `bank` and hand the logic values:\n{}",
+        outside.join("\n")
+    );
+    let writes = offences(
+        files.iter().filter(|(f, _)| !in_modules(f, WRITE_MODULES)),
+        WRITE_PATTERNS,
+    );
+    assert!(
+        writes.is_empty(),
+        "files created, renamed or deleted outside {WRITE_MODULES:?} (only `sink` \
+         writes bank files):\n{}",
+        writes.join("\n")
+    );
+}
+
+#[test]
+fn engine_code_holds_no_mutable_global_state() {
+    let files = src_files();
+    let allowed = |file: &str, code: &str| {
+        ENGINE_STATE_ALLOWED
+            .iter()
+            .any(|(f, decl, _)| *f == file && code.contains(decl))
+    };
+    let mut found = Vec::new();
+    for (file, text) in files.iter().filter(|(f, _)| in_modules(f, ENGINE_MODULES)) {
+        let lines = code_lines(text);
+        for (at, (line, code)) in lines.iter().enumerate() {
+            // A `thread_local!` block is judged by the static it declares.
+            let judged = if code.contains("thread_local!") {
+                lines.get(at + 1).map_or("", |(_, next)| next.as_str())
+            } else {
+                code.as_str()
+            };
+            // Imports declare nothing; the statics that use them are judged.
+            let import = code.trim_start().starts_with("use ");
+            if !import && STATE_PATTERNS.iter().any(|p| code.contains(p)) && !allowed(file, judged)
+            {
+                found.push(format!("src/{file}:{line}: {}", code.trim()));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "mutable global state in engine code (pass state in, or add it to \
+         ENGINE_STATE_ALLOWED with the reason):\n{}",
+        found.join("\n")
+    );
+    // Every allowance still matches something, so the list cannot rot.
+    for (file, decl, why) in ENGINE_STATE_ALLOWED {
+        let text = &files.iter().find(|(f, _)| f == file).expect(file).1;
+        assert!(
+            text.contains(decl),
+            "ENGINE_STATE_ALLOWED lists `{decl}` in src/{file} ({why}), which is gone"
+        );
+    }
+}
+
+#[test]
+fn every_ignore_says_why() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    for dir in ["src", "tests", "benches"] {
+        rust_files(root, &root.join(dir), &mut files);
+    }
+    let mut bare = Vec::new();
+    for rel in files {
+        let text = std::fs::read_to_string(root.join(&rel)).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let t = line.trim();
+            if t.starts_with("#[ignore") && !t.starts_with("#[ignore = \"") {
+                bare.push(format!("{}:{}: {t}", rel.display(), i + 1));
+            }
+        }
+    }
+    assert!(
+        bare.is_empty(),
+        "#[ignore] without a reason; write #[ignore = \"why\"] or delete the test:\n{}",
+        bare.join("\n")
+    );
+}
+
+/// The module names a file declares with `mod name;` / `pub mod name;` (not
+/// inline `mod name { ... }` blocks).
+fn declared_modules(text: &str) -> BTreeSet<String> {
+    code_lines(text)
+        .into_iter()
+        .filter_map(|(_, code)| {
+            let t = code.trim();
+            let t = t
+                .strip_prefix("pub(crate) ")
+                .or(t.strip_prefix("pub "))
+                .unwrap_or(t);
+            let name = t.strip_prefix("mod ")?.strip_suffix(';')?;
+            Some(name.trim().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn every_module_is_in_the_code_map_and_every_file_is_a_module() {
+    let files = src_files();
+    let text_of = |f: &str| files.iter().find(|(g, _)| g == f).map(|(_, t)| t.as_str());
+    let lib = text_of("lib.rs").expect("src/lib.rs");
+    let code_map: String = lib
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let missing: Vec<String> = declared_modules(lib)
+        .into_iter()
+        .filter(|m| !code_map.contains(&format!("[`{m}`]")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "modules missing from the code map in src/lib.rs (add a [`name`] line saying \
+         what each is for): {missing:?}"
+    );
+
+    // Walk the module tree from the crate roots; every file must be reached.
+    let mut reached = BTreeSet::new();
+    let mut stack = vec![String::from("lib.rs"), String::from("main.rs")];
+    while let Some(file) = stack.pop() {
+        let Some(text) = text_of(&file) else { continue };
+        reached.insert(file.clone());
+        let dir = match file.as_str() {
+            "lib.rs" | "main.rs" => String::new(),
+            f if f.ends_with("/mod.rs") => f.trim_end_matches("mod.rs").to_string(),
+            f => format!("{}/", f.trim_end_matches(".rs")),
+        };
+        for m in declared_modules(text) {
+            for candidate in [format!("{dir}{m}.rs"), format!("{dir}{m}/mod.rs")] {
+                if text_of(&candidate).is_some() {
+                    stack.push(candidate);
+                }
+            }
+        }
+    }
+    let orphans: Vec<&String> = files
+        .iter()
+        .map(|(f, _)| f)
+        .filter(|f| !reached.contains(*f))
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "source files no `mod` declaration reaches (dead code that no longer compiles): \
+         {orphans:?}"
+    );
+}
+
+#[test]
+fn the_comment_and_test_module_filter_sees_code_only() {
+    let text = "fn a() {}\n// println!(\"doc\")\nlet x = 1; // fs::read\n\
+                #[cfg(test)]\nmod tests {\n    fn t() { println!(); }\n}\nfn b() {}\n";
+    let lines: Vec<String> = code_lines(text).into_iter().map(|(_, c)| c).collect();
+    assert_eq!(lines, ["fn a() {}", "let x = 1; ", "fn b() {}"]);
+    assert_eq!(
+        declared_modules("pub mod a;\nmod b;\nmod c {\n}\n// mod d;\n"),
+        BTreeSet::from(["a".to_string(), "b".to_string()])
+    );
+}
