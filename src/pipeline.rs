@@ -586,7 +586,7 @@ pub fn run<B: Board>(
                     for (b, (buf, took)) in wave.iter().zip(bufs) {
                         let n_rows = b.end_id - b.first_id;
                         if let Some(r) = rec.as_mut() {
-                            r.expand.record(took, n_rows);
+                            r.expand.record_one(took, n_rows);
                         }
                         to_writer
                             .send((b.first_id, n_rows, buf))

@@ -1,8 +1,10 @@
 //! Where the time goes: one HdrHistogram per pipeline stage, in nanoseconds.
 //!
-//! Stages and their items: `fill` (one complete grid), `carve` (one carve walk),
-//! `canon` (one canonical form), `expand` (formatting and compressing one row, timed
-//! per block), `write` (appending one row to its shard, timed per block). Workers do not record into shared histograms:
+//! Stages and what one value measures: `fill` (one complete grid), `carve` (one
+//! carve walk), `canon` (one canonical form), `expand` (making, formatting and
+//! compressing one block of rows: measured per block, so one value per block),
+//! `write` (appending one row to its shard: a block's time spread over its rows, so
+//! the log's counts add up to the rows written). Workers do not record into shared histograms:
 //! they return their durations with their results, and the single thread that
 //! consumes those results records them — so there is no lock and no atomic on the hot
 //! path, and merging is free.
@@ -41,6 +43,16 @@ impl Stage {
         Stage::Expand,
         Stage::Write,
     ];
+
+    /// What one recorded value measures.
+    pub fn unit(self) -> &'static str {
+        match self {
+            Stage::Fill | Stage::Carve => "attempt",
+            Stage::Canon => "seed",
+            Stage::Expand => "block",
+            Stage::Write => "row",
+        }
+    }
 
     /// File stem and table label.
     pub fn name(self) -> &'static str {
@@ -108,6 +120,22 @@ impl StageRecorder {
             (elapsed.as_nanos() / u128::from(items)).clamp(1, u128::from(u64::MAX)) as u64;
         self.total.saturating_record_n(per_item, items);
         self.interval.saturating_record_n(per_item, items);
+        self.items += items;
+        self.busy += elapsed;
+        if self.interval_start.elapsed() >= INTERVAL {
+            self.cut_interval();
+        }
+    }
+
+    /// Records one measurement, `elapsed`, of a unit that held `items` items (a block
+    /// of rows): one value in the histogram, `items` towards the throughput. Unlike
+    /// [`StageRecorder::record`] nothing is averaged away, so the percentiles are
+    /// those of what was timed. Cuts an interval when one is due.
+    #[inline]
+    pub fn record_one(&mut self, elapsed: Duration, items: u64) {
+        let ns = elapsed.as_nanos().clamp(1, u128::from(u64::MAX)) as u64;
+        self.total.saturating_record(ns);
+        self.interval.saturating_record(ns);
         self.items += items;
         self.busy += elapsed;
         if self.interval_start.elapsed() >= INTERVAL {
@@ -237,15 +265,16 @@ pub fn percentile_distribution(h: &Histogram<u64>, scale: f64) -> String {
 /// The stderr table: count, p50, p90, p99, max (µs) and throughput per stage.
 pub fn table(reports: &[StageReport]) -> String {
     let mut out = format!(
-        "  {:<8} {:>10} {:>10} {:>10} {:>10} {:>11} {:>14}\n",
-        "stage", "count", "p50 µs", "p90 µs", "p99 µs", "max µs", "items/s/thread"
+        "  {:<8} {:<8} {:>10} {:>10} {:>10} {:>10} {:>11} {:>14}\n",
+        "stage", "per", "count", "p50 µs", "p90 µs", "p99 µs", "max µs", "items/s/thread"
     );
     for r in reports.iter().filter(|r| r.count > 0) {
         let us = |ns: u64| ns as f64 / 1000.0;
         let _ = writeln!(
             out,
-            "  {:<8} {:>10} {:>10.1} {:>10.1} {:>10.1} {:>11.1} {:>14.0}",
+            "  {:<8} {:<8} {:>10} {:>10.1} {:>10.1} {:>10.1} {:>11.1} {:>14.0}",
             r.stage.name(),
+            r.stage.unit(),
             r.count,
             us(r.p50),
             us(r.p90),
@@ -255,4 +284,46 @@ pub fn table(reports: &[StageReport]) -> String {
         );
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn recorder(stage: Stage) -> StageRecorder {
+        StageRecorder::new(stage, Instant::now(), SystemTime::now())
+    }
+
+    #[test]
+    fn record_one_keeps_each_measurement() {
+        // Regression (issue #11): `expand` recorded a block's average once per row,
+        // so with one block p50 = p99 = max whatever was measured.
+        let mut r = recorder(Stage::Expand);
+        for ms in [1, 2, 3, 100] {
+            r.record_one(Duration::from_millis(ms), 1000);
+        }
+        let report = r.finish();
+        assert_eq!(report.count, 4, "one value per block");
+        assert_eq!(report.items, 4000, "rows still count towards throughput");
+        assert!(
+            report.p50 < 2_100_000 && report.p50 > 1_900_000,
+            "{}",
+            report.p50
+        );
+        assert!(report.max > 99_000_000, "{}", report.max);
+    }
+
+    #[test]
+    fn record_spreads_a_block_over_its_items() {
+        let mut r = recorder(Stage::Write);
+        r.record(Duration::from_micros(100), 10);
+        let report = r.finish();
+        assert_eq!(report.count, 10);
+        assert!(
+            report.p50 >= 9_990 && report.p50 <= 10_010,
+            "{}",
+            report.p50
+        );
+        assert!(table(&[report]).contains("write    row"));
+    }
 }
