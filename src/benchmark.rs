@@ -704,6 +704,17 @@ fn label(r: &BenchRow) -> String {
     }
 }
 
+/// The angle of the bar labels, clockwise from horizontal, in degrees.
+const LABEL_ANGLE: f64 = 60.0;
+
+/// How far a rotated label of `chars` characters reaches right and down from its
+/// anchor: 11 px sans-serif is at most about 6.5 px per character.
+fn label_extent(chars: usize) -> (f64, f64) {
+    let length = 6.5 * chars as f64;
+    let angle = LABEL_ANGLE.to_radians();
+    (length * angle.cos(), length * angle.sin())
+}
+
 /// Reads one figure of a row, for a chart panel.
 type Metric = fn(&BenchRow) -> f64;
 
@@ -713,10 +724,20 @@ pub fn render_svg(rows: &[BenchRow]) -> String {
     const GAP: f64 = 10.0;
     const LEFT: f64 = 60.0;
     const PANEL: f64 = 180.0;
-    // Room for the longest rotated label (about 5.5 px of height per character).
-    let longest = rows.iter().map(|r| label(r).len()).max().unwrap_or(0);
-    let labels = f64::max(110.0, 20.0 + 5.5 * longest as f64);
-    let width = LEFT + rows.len().max(1) as f64 * (BAR + GAP) + 20.0;
+    // Room for every rotated label, below and to the right of its bar: the last
+    // label reaches past the last bar (issue #11: it was cut off).
+    let centre = |i: usize| LEFT + i as f64 * (BAR + GAP) + BAR / 2.0;
+    let (mut right, mut down) = (0.0f64, 0.0f64);
+    for (i, r) in rows.iter().enumerate() {
+        let (dx, dy) = label_extent(label(r).len());
+        right = right.max(centre(i) + dx);
+        down = down.max(dy);
+    }
+    let labels = f64::max(110.0, 20.0 + down);
+    let width = f64::max(
+        LEFT + rows.len().max(1) as f64 * (BAR + GAP) + 20.0,
+        right + 10.0,
+    );
     let height = 40.0 + 2.0 * (PANEL + 40.0) + labels;
     let mut s = String::new();
     let _ = writeln!(
@@ -762,10 +783,10 @@ pub fn render_svg(rows: &[BenchRow]) -> String {
     }
     let label_top = 40.0 + 2.0 * (PANEL + 40.0) - 30.0;
     for (i, r) in rows.iter().enumerate() {
-        let x = LEFT + i as f64 * (BAR + GAP) + BAR / 2.0;
+        let x = centre(i);
         let _ = writeln!(
             s,
-            r#"<text x="{x:.1}" y="{label_top:.1}" transform="rotate(60 {x:.1} {label_top:.1})">{}</text>"#,
+            r#"<text x="{x:.1}" y="{label_top:.1}" transform="rotate({LABEL_ANGLE} {x:.1} {label_top:.1})">{}</text>"#,
             label(r)
         );
     }
@@ -944,5 +965,34 @@ mod tests {
         let svg = render_svg(&rows);
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
         assert_eq!(svg.matches("<rect x=").count(), 2 * rows.len());
+    }
+
+    /// The value of attribute `name` in `tag`.
+    fn attr(tag: &str, name: &str) -> f64 {
+        let at = tag.find(&format!(" {name}=\"")).expect(name) + name.len() + 3;
+        tag[at..].split('"').next().unwrap().parse().unwrap()
+    }
+
+    #[test]
+    fn every_bar_label_fits_on_the_canvas() {
+        // Regression (issue #11): the last rotated label ran past the right edge.
+        let rows = run::<Nine>(
+            &config(vec![Fill::Template], Carve::ALL.to_vec(), 2),
+            |_| {},
+        );
+        let svg = render_svg(&rows);
+        let header = svg.lines().next().unwrap();
+        let (width, height) = (attr(header, "width"), attr(header, "height"));
+        let labels: Vec<&str> = svg.lines().filter(|l| l.contains("rotate(")).collect();
+        assert_eq!(labels.len(), rows.len());
+        for line in labels {
+            let text = line.split('>').nth(1).unwrap().trim_end_matches("</text");
+            let (dx, dy) = label_extent(text.len());
+            let (x, y) = (attr(line, "x"), attr(line, "y"));
+            assert!(
+                x + dx <= width && y + dy <= height,
+                "{line} in {width}x{height}"
+            );
+        }
     }
 }
