@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::{HashMap, HashSet};
 
-use common::{factory, read_bank};
+use common::{factory, generate, read_bank};
 use sudoku::Sudoku;
 
 const MINIMAL: &str =
@@ -23,23 +23,12 @@ fn stdout_of(assert: assert_cmd::assert::Assert) -> String {
 fn a_bank_with_100_variants_has_no_duplicates_and_count_over_100_classes() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    factory()
-        .args([
-            "generate",
-            "--count",
-            "10000",
-            "--variants",
-            "100",
-            "--seed",
-            "9",
-            "--shard-rows",
-            "3000",
-            "-q",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    generate(&out)
+        .count(10_000)
+        .variants(100)
+        .seed(9)
+        .shard_rows(3000)
+        .run();
     let rows = read_bank(&out);
     assert_eq!(rows.len(), 10_000);
     let puzzles: HashSet<&str> = rows.iter().map(|r| r.puzzle.as_str()).collect();

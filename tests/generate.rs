@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{factory, listing, read_bank};
+use common::{generate, listing, read_bank};
 use predicates::prelude::*;
 use sudoku::Sudoku;
 
@@ -24,21 +24,7 @@ fn band_of(clues: u16) -> &'static str {
 fn every_row_of_a_2000_row_bank_is_unique_solved_and_graded() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    factory()
-        .args([
-            "generate",
-            "--count",
-            "2000",
-            "--seed",
-            "42",
-            "--shard-rows",
-            "600",
-            "-q",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    generate(&out).count(2000).seed(42).shard_rows(600).run();
     assert_eq!(
         listing(&out),
         [
@@ -71,21 +57,11 @@ fn every_row_of_a_2000_row_bank_is_unique_solved_and_graded() {
 fn minimal_carving_gives_minimal_puzzles() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    factory()
-        .args([
-            "generate",
-            "--count",
-            "200",
-            "--carve",
-            "minimal",
-            "--difficulty",
-            "hard,expert",
-            "-q",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    generate(&out)
+        .count(200)
+        .args(["--carve", "minimal"])
+        .difficulty("hard,expert")
+        .run();
     let rows = read_bank(&out);
     assert_eq!(rows.len(), 200);
     for row in rows.iter().step_by(10) {
@@ -112,27 +88,16 @@ fn minimal_carving_gives_minimal_puzzles() {
 #[test]
 fn thread_count_does_not_change_a_byte() {
     let dir = tempfile::tempdir().unwrap();
-    let run = |threads: &str, name: &str| {
-        let out = dir.path().join(name);
-        factory()
-            .args([
-                "generate",
-                "--count",
-                "3000",
-                "--seed",
-                "7",
-                "--shard-rows",
-                "1000",
-                "-q",
-            ])
-            .args(["--variants", "3", "--threads", threads])
-            .arg("--out")
-            .arg(&out)
-            .assert()
-            .success();
-        out
+    let run = |threads: u32, name: &str| {
+        generate(dir.path().join(name))
+            .count(3000)
+            .seed(7)
+            .shard_rows(1000)
+            .variants(3)
+            .threads(threads)
+            .bank()
     };
-    let (one, two) = (run("1", "one"), run("2", "two"));
+    let (one, two) = (run(1, "one"), run(2, "two"));
     // Everything but the timings, which are measurements, not output.
     for name in listing(&one).into_iter().filter(|n| n != "histograms") {
         let a = std::fs::read(one.join(&name)).unwrap();
@@ -151,19 +116,21 @@ fn a_bad_band_table_is_refused_before_anything_is_written() {
         ("easy=36-40,medium=30-37", "overlap"),
         ("easy:36-40", "missing '='"),
     ] {
-        factory()
-            .args(["generate", "--count", "10", "--bands", bands])
-            .arg("--out")
-            .arg(&out)
+        generate(&out)
+            .count(10)
+            .args(["--bands", bands])
+            .loud()
+            .cmd()
             .assert()
             .code(2)
             .stderr(predicates::str::contains(message));
         assert!(!out.exists(), "{bands}: OUT was created");
     }
-    factory()
-        .args(["generate", "--count", "10", "--difficulty", "nightmare"])
-        .arg("--out")
-        .arg(&out)
+    generate(&out)
+        .count(10)
+        .difficulty("nightmare")
+        .loud()
+        .cmd()
         .assert()
         .code(2)
         .stderr(predicates::str::contains("unknown band \"nightmare\""));
@@ -174,14 +141,7 @@ fn a_bad_band_table_is_refused_before_anything_is_written() {
 fn an_occupied_out_is_refused_unless_forced() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    let gen = |extra: &[&str]| {
-        let mut cmd = factory();
-        cmd.args(["generate", "--count", "50", "-q"])
-            .args(extra)
-            .arg("--out")
-            .arg(&out);
-        cmd.assert()
-    };
+    let gen = |extra: &[&str]| generate(&out).count(50).args(extra).cmd().assert();
     gen(&["--seed", "1"]).success();
     let before = std::fs::read(out.join("bank-00000.csv.zst")).unwrap();
     gen(&["--seed", "2"]).code(2).stderr(
@@ -207,19 +167,11 @@ fn an_unreachable_band_is_an_error_not_a_loop() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
     // Minimal puzzles practically never keep 40 clues.
-    factory()
-        .args([
-            "generate",
-            "--count",
-            "4",
-            "--carve",
-            "minimal",
-            "--bands",
-            "easy=40-40",
-        ])
-        .args(["--max-attempts", "50", "-q"])
-        .arg("--out")
-        .arg(&out)
+    generate(&out)
+        .count(4)
+        .args(["--carve", "minimal", "--bands", "easy=40-40"])
+        .args(["--max-attempts", "50"])
+        .cmd()
         .assert()
         .code(2)
         .stderr(predicates::str::contains("was not reached in 50 attempts"));
@@ -231,12 +183,11 @@ fn an_unreachable_band_is_an_error_not_a_loop() {
 #[test]
 fn the_summary_reports_rows_bands_and_attempts() {
     let dir = tempfile::tempdir().unwrap();
-    factory()
-        .args(["generate", "--count", "40", "--difficulty", "expert"])
-        .arg("--out")
-        .arg(dir.path().join("bank"))
-        .assert()
-        .success()
+    generate(dir.path().join("bank"))
+        .count(40)
+        .difficulty("expert")
+        .loud()
+        .run()
         .stderr(predicates::str::contains("wrote 40 rows"))
         .stderr(predicates::str::contains("expert 17-23"))
         .stderr(predicates::str::contains("attempts/seed"));

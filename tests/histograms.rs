@@ -6,26 +6,18 @@ mod common;
 
 use std::process::Command;
 
-use common::{factory, listing};
+use common::{generate, listing};
 
 #[test]
 fn hlog_files_decode_independently_and_count_the_rows() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    factory()
-        .args([
-            "generate",
-            "--count",
-            "20000",
-            "--variants",
-            "50",
-            "--shard-rows",
-            "4000",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success()
+    generate(&out)
+        .count(20_000)
+        .variants(50)
+        .shard_rows(4000)
+        .loud()
+        .run()
         .stderr(predicates::str::contains("p99 µs"))
         .stderr(predicates::str::contains("carve"));
     let names = listing(&out.join("histograms"));
@@ -79,11 +71,6 @@ fn hlog_files_decode_independently_and_count_the_rows() {
 fn no_histograms_means_no_histogram_files() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    factory()
-        .args(["generate", "--count", "50", "--no-histograms", "-q"])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    generate(&out).count(50).arg("--no-histograms").run();
     assert_eq!(listing(&out), ["bank-00000.csv.zst", "manifest.json"]);
 }

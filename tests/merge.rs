@@ -8,22 +8,8 @@ mod common;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use common::{factory, listing, read_bank};
+use common::{factory, generate, listing, read_bank, Gen};
 use sudoku_factory::bank::read_manifest;
-
-/// Generates a bank in `dir/name` with `args` and returns its path.
-fn generate(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
-    let out = dir.join(name);
-    factory()
-        .arg("generate")
-        .args(args)
-        .arg("--out")
-        .arg(&out)
-        .arg("-q")
-        .assert()
-        .success();
-    out
-}
 
 /// Merges `inputs` into `dir/name` with `extra` options; asserts success.
 fn merge(dir: &Path, name: &str, inputs: &[&Path], extra: &[&str]) -> PathBuf {
@@ -61,27 +47,25 @@ fn assert_clean(dir: &Path) -> Vec<common::Row> {
     rows
 }
 
-const RUN: [&str; 8] = [
-    "--count",
-    "12000",
-    "--variants",
-    "4",
-    "--shard-rows",
-    "1000",
-    "--seed",
-    "21",
-];
+/// The run split across workers: 12 shards.
+fn the_run(out: PathBuf) -> Gen {
+    generate(out)
+        .count(12_000)
+        .variants(4)
+        .shard_rows(1000)
+        .seed(21)
+}
 
 #[test]
 fn the_workers_of_a_run_merge_into_the_single_process_bank_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
-    let single = generate(dir.path(), "single", &RUN);
+    let single = the_run(dir.path().join("single")).bank();
     let workers: Vec<PathBuf> = (0..3)
         .map(|k| {
             let k = k.to_string();
-            let mut args = RUN.to_vec();
-            args.extend(["--workers", "3", "--worker", &k]);
-            generate(dir.path(), &format!("w{k}"), &args)
+            the_run(dir.path().join(format!("w{k}")))
+                .args(["--workers", "3", "--worker", &k])
+                .bank()
         })
         .collect();
     let inputs: Vec<&Path> = workers.iter().map(PathBuf::as_path).collect();
@@ -95,20 +79,20 @@ fn the_workers_of_a_run_merge_into_the_single_process_bank_byte_for_byte() {
     assert_eq!(checksums(&rev), checksums(&single));
     // No temporary file is left, and verify accepts the merged bank as it is.
     assert!(listing(&tight).iter().all(|n| !n.starts_with('.')));
-    factory()
-        .arg("verify")
-        .arg(&merged)
-        .arg("-q")
-        .assert()
-        .code(0);
+    common::verify(&merged).assert().code(0);
 }
 
 #[test]
 fn the_same_bank_twice_merges_into_itself() {
     let dir = tempfile::tempdir().unwrap();
-    let args = ["--count", "3000", "--variants", "5", "--seed", "4"];
-    let a = generate(dir.path(), "a", &args);
-    let b = generate(dir.path(), "b", &args);
+    let run = |name: &str| {
+        generate(dir.path().join(name))
+            .count(3000)
+            .variants(5)
+            .seed(4)
+            .bank()
+    };
+    let (a, b) = (run("a"), run("b"));
     let out = dir.path().join("ab");
     factory()
         .arg("merge")
@@ -131,21 +115,21 @@ fn the_same_bank_twice_merges_into_itself() {
 #[test]
 fn a_bank_and_its_superset_merge_without_duplicates() {
     let dir = tempfile::tempdir().unwrap();
-    let small = generate(
-        dir.path(),
-        "small",
-        &["--count", "3000", "--variants", "4", "--seed", "9"],
-    );
-    let big = generate(
-        dir.path(),
-        "big",
-        &["--count", "7000", "--variants", "4", "--seed", "9"],
-    );
-    let other = generate(
-        dir.path(),
-        "other",
-        &["--count", "2000", "--variants", "4", "--seed", "10"],
-    );
+    let small = generate(dir.path().join("small"))
+        .count(3000)
+        .variants(4)
+        .seed(9)
+        .bank();
+    let big = generate(dir.path().join("big"))
+        .count(7000)
+        .variants(4)
+        .seed(9)
+        .bank();
+    let other = generate(dir.path().join("other"))
+        .count(2000)
+        .variants(4)
+        .seed(10)
+        .bank();
     // Different runs: input by input. The small bank is a prefix of the big one.
     let merged = merge(dir.path(), "m", &[&small, &big], &["-q"]);
     let rows = assert_clean(&merged);
@@ -185,11 +169,11 @@ fn a_bank_and_its_superset_merge_without_duplicates() {
 #[test]
 fn max_per_class_keeps_exactly_k_rows_per_canonical_form() {
     let dir = tempfile::tempdir().unwrap();
-    let bank = generate(
-        dir.path(),
-        "v10",
-        &["--count", "2000", "--variants", "10", "--seed", "3"],
-    );
+    let bank = generate(dir.path().join("v10"))
+        .count(2000)
+        .variants(10)
+        .seed(3)
+        .bank();
     let out = dir.path().join("capped");
     factory()
         .arg("merge")
@@ -225,30 +209,22 @@ fn max_per_class_keeps_exactly_k_rows_per_canonical_form() {
 #[test]
 fn a_tight_memory_budget_gives_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
-    let a = generate(
-        dir.path(),
-        "a",
-        &["--count", "6000", "--variants", "6", "--seed", "5"],
-    );
-    let b = generate(
-        dir.path(),
-        "b",
-        &[
-            "--count",
-            "9000",
-            "--variants",
-            "6",
-            "--seed",
-            "5",
-            "--zstd-level",
-            "1",
-        ],
-    );
-    let c = generate(
-        dir.path(),
-        "c",
-        &["--count", "3000", "--variants", "3", "--seed", "6"],
-    );
+    let a = generate(dir.path().join("a"))
+        .count(6000)
+        .variants(6)
+        .seed(5)
+        .bank();
+    let b = generate(dir.path().join("b"))
+        .count(9000)
+        .variants(6)
+        .seed(5)
+        .args(["--zstd-level", "1"])
+        .bank();
+    let c = generate(dir.path().join("c"))
+        .count(3000)
+        .variants(3)
+        .seed(6)
+        .bank();
     let opts = ["-q", "--max-per-class", "4", "--shard-rows", "2500"];
     let free = merge(dir.path(), "free", &[&c, &a, &b], &opts);
     let mut tight_opts: Vec<&str> = opts.iter().copied().filter(|&o| o != "-q").collect();
@@ -274,11 +250,11 @@ fn a_tight_memory_budget_gives_the_same_bytes() {
 #[test]
 fn bad_inputs_are_errors_that_write_nothing() {
     let dir = tempfile::tempdir().unwrap();
-    let good = generate(
-        dir.path(),
-        "good",
-        &["--count", "3000", "--shard-rows", "1000", "--seed", "8"],
-    );
+    let good = generate(dir.path().join("good"))
+        .count(3000)
+        .shard_rows(1000)
+        .seed(8)
+        .bank();
     let out = dir.path().join("out");
     let refused = |inputs: &[&Path], message: &str| {
         factory()
@@ -336,7 +312,7 @@ fn bad_inputs_are_errors_that_write_nothing() {
     );
 
     // An occupied OUT is refused without --force, and left as it was.
-    let other = generate(dir.path(), "other", &["--count", "10", "--seed", "1"]);
+    let other = generate(dir.path().join("other")).count(10).seed(1).bank();
     let before = checksums(&other);
     factory()
         .arg("merge")

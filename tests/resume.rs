@@ -8,24 +8,18 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{factory, listing};
+use common::{generate, listing, resume, Gen};
 use predicates::prelude::*;
 use sudoku_factory::bank::read_manifest;
 use sudoku_factory::sink::Manifest;
 
-const ARGS: [&str; 8] = [
-    "--count",
-    "24000",
-    "--variants",
-    "2",
-    "--shard-rows",
-    "500",
-    "--seed",
-    "11",
-];
-
-fn bin() -> std::path::PathBuf {
-    assert_cmd::cargo::cargo_bin("sudoku-factory")
+/// The run that is killed and resumed, long enough (48 shards) to be killed mid-way.
+fn the_run(out: &Path) -> Gen {
+    generate(out)
+        .count(24_000)
+        .variants(2)
+        .shard_rows(500)
+        .seed(11)
 }
 
 fn listed_shards(dir: &Path) -> usize {
@@ -74,16 +68,7 @@ fn assert_same_bank(a: &Path, b: &Path) {
 
 /// The uninterrupted run that a resumed one must match, in `dir/clean`.
 fn clean_run(dir: &Path) -> std::path::PathBuf {
-    let clean = dir.join("clean");
-    factory()
-        .arg("generate")
-        .args(ARGS)
-        .arg("--out")
-        .arg(&clean)
-        .arg("-q")
-        .assert()
-        .success();
-    clean
+    the_run(&dir.join("clean")).bank()
 }
 
 #[test]
@@ -92,24 +77,14 @@ fn a_run_killed_twice_resumes_into_the_same_bytes() {
     let clean = clean_run(dir.path());
 
     let crashed = dir.path().join("crashed");
-    let mut first = Command::new(bin());
-    first.arg("generate").args(ARGS).arg("--out").arg(&crashed);
     assert!(
-        kill_after(first, &crashed, 3),
+        kill_after(the_run(&crashed).loud().std_cmd(), &crashed, 3),
         "the first run finished before it could be killed"
     );
-    let mut second = Command::new(bin());
-    second
-        .args(["generate", "--threads", "1", "--resume"])
-        .arg(&crashed);
+    let second = resume(&crashed).threads(1).loud().std_cmd();
     let killed_again = kill_after(second, &crashed, 20);
     assert!(listed_shards(&crashed) < 48);
-    factory()
-        .args(["generate", "--resume"])
-        .arg(&crashed)
-        .arg("-q")
-        .assert()
-        .success();
+    resume(&crashed).run();
     assert_same_bank(&clean, &crashed);
     assert!(
         killed_again,
@@ -122,9 +97,9 @@ fn a_run_killed_before_its_first_shard_resumes_from_zero() {
     let dir = tempfile::tempdir().unwrap();
     let clean = clean_run(dir.path());
     let crashed = dir.path().join("crashed");
-    let mut cmd = Command::new(bin());
-    cmd.arg("generate").args(ARGS).arg("--out").arg(&crashed);
-    let mut child = cmd
+    let mut child = the_run(&crashed)
+        .loud()
+        .std_cmd()
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -134,12 +109,7 @@ fn a_run_killed_before_its_first_shard_resumes_from_zero() {
     }
     child.kill().unwrap();
     child.wait().unwrap();
-    factory()
-        .args(["generate", "--resume"])
-        .arg(&crashed)
-        .arg("-q")
-        .assert()
-        .success();
+    resume(&crashed).run();
     assert_same_bank(&clean, &crashed);
 }
 
@@ -147,18 +117,11 @@ fn a_run_killed_before_its_first_shard_resumes_from_zero() {
 fn resuming_a_complete_bank_changes_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    factory()
-        .args(["generate", "--count", "30", "-q"])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    generate(&out).count(30).run();
     let before = std::fs::read(out.join("bank-00000.csv.zst")).unwrap();
-    factory()
-        .args(["generate", "--resume"])
-        .arg(&out)
-        .assert()
-        .success()
+    resume(&out)
+        .loud()
+        .run()
         .stderr(predicates::str::contains("already complete"));
     assert_eq!(
         std::fs::read(out.join("bank-00000.csv.zst")).unwrap(),
@@ -174,17 +137,8 @@ fn a_file_size_limit_gives_a_clear_error_and_intact_listed_shards() {
     // and crosses the limit part-way, so the failure comes mid-run.
     let output = Command::new("bash")
         .args(["-c", "ulimit -f 4 && exec \"$@\"", "_"])
-        .arg(bin())
-        .args([
-            "generate",
-            "--count",
-            "400",
-            "--shard-rows",
-            "5",
-            "-q",
-            "--out",
-        ])
-        .arg(&out)
+        .arg(common::bin())
+        .args(generate(&out).count(400).shard_rows(5).argv())
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
@@ -224,10 +178,10 @@ fn an_out_that_cannot_be_created_is_a_clear_error() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("not-a-dir");
     std::fs::write(&file, "x").unwrap();
-    factory()
-        .args(["generate", "--count", "10"])
-        .arg("--out")
-        .arg(file.join("bank"))
+    generate(file.join("bank"))
+        .count(10)
+        .loud()
+        .cmd()
         .assert()
         .code(2)
         .stderr(predicates::str::contains("creating").and(predicates::str::contains("not-a-dir")));
@@ -239,12 +193,7 @@ fn an_out_that_cannot_be_created_is_a_clear_error() {
 fn resume_keeps_histograms_and_recomputes_totals() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    factory()
-        .args(["generate", "--count", "3000", "--shard-rows", "500", "-q"])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    generate(&out).count(3000).shard_rows(500).run();
     let clean = read_manifest(&out).unwrap();
     // As if the run had died after two shards, with an older run's histograms around
     // and stale totals in the manifest.
@@ -253,19 +202,9 @@ fn resume_keeps_histograms_and_recomputes_totals() {
     m.complete = false;
     std::fs::write(out.join("manifest.json"), serde_json::to_vec(&m).unwrap()).unwrap();
     assert!(out.join("histograms").is_dir());
-    factory()
-        .args(["generate", "--resume"])
-        .arg(&out)
-        .arg("-q")
-        .assert()
-        .success();
+    resume(&out).run();
     let resumed = read_manifest(&out).unwrap();
     assert_eq!(resumed.shards, clean.shards);
     assert_eq!((resumed.rows, resumed.bytes), (clean.rows, clean.bytes));
-    factory()
-        .arg("verify")
-        .arg(&out)
-        .arg("-q")
-        .assert()
-        .success();
+    common::verify(&out).assert().success();
 }

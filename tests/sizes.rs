@@ -11,24 +11,16 @@ mod common;
 use std::collections::HashSet;
 use std::path::Path;
 
-use common::{factory, read_bank};
+use common::{factory, generate, read_bank, Gen};
 use predicates::prelude::*;
 use sudoku_factory::grade::BandTable;
 use sudoku_factory::grid::{parse_sized, Size};
 use sudoku_factory::nxn::solve::{count_solutions, count_solutions_reference};
 use sudoku_factory::nxn::{solves, Box2, Box4, Box5, Shape};
 
-/// Generates a bank of `size` into `dir` with `extra` options; asserts success.
-fn generate(dir: &Path, size: usize, count: u64, extra: &[&str]) {
-    factory()
-        .args(["generate", "--size", &size.to_string(), "--count"])
-        .arg(count.to_string())
-        .arg("--out")
-        .arg(dir)
-        .args(["--seed", "7", "-q"])
-        .args(extra)
-        .assert()
-        .success();
+/// A bank of `count` puzzles of `size` into `dir`, seed 7.
+fn sized(dir: &Path, size: usize, count: u64) -> Gen {
+    generate(dir).size(size).count(count).seed(7)
 }
 
 /// Every row: puzzle and solution parse as `S` boards, the puzzle has exactly one
@@ -60,9 +52,8 @@ fn check_bank<S: Shape>(dir: &Path, expected_rows: usize) -> Vec<common::Row> {
 }
 
 fn verify_clean(dir: &Path, size: &str) {
-    factory()
-        .args(["verify", "-q", "--size", size])
-        .arg(dir)
+    common::verify(dir)
+        .args(["--size", size])
         .assert()
         .success();
 }
@@ -71,8 +62,8 @@ fn verify_clean(dir: &Path, size: &str) {
 fn a_16x16_bank_is_unique_verified_and_independent_of_threads() {
     let tmp = tempfile::tempdir().unwrap();
     let (a, b) = (tmp.path().join("a"), tmp.path().join("b"));
-    generate(&a, 16, 24, &["--variants", "3", "--threads", "1"]);
-    generate(&b, 16, 24, &["--variants", "3", "--threads", "2"]);
+    sized(&a, 16, 24).variants(3).threads(1).run();
+    sized(&b, 16, 24).variants(3).threads(2).run();
     let rows = check_bank::<Box4>(&a, 24);
     for seed in rows.chunks(3) {
         assert!(seed.iter().all(|r| r.canonical == seed[0].canonical));
@@ -87,9 +78,8 @@ fn a_16x16_bank_is_unique_verified_and_independent_of_threads() {
     }
     verify_clean(&a, "16");
     // verify refuses to read the bank as another size.
-    factory()
-        .args(["verify", "-q", "--size", "9"])
-        .arg(&a)
+    common::verify(&a)
+        .args(["--size", "9"])
         .assert()
         .code(2)
         .stderr(predicate::str::contains("holds 16x16 puzzles, not 9x9"));
@@ -98,7 +88,10 @@ fn a_16x16_bank_is_unique_verified_and_independent_of_threads() {
 #[test]
 fn a_25x25_bank_is_unique_and_verified() {
     let tmp = tempfile::tempdir().unwrap();
-    generate(tmp.path(), 25, 4, &["--variants", "2", "--fill", "mrv"]);
+    sized(tmp.path(), 25, 4)
+        .variants(2)
+        .args(["--fill", "mrv"])
+        .run();
     check_bank::<Box5>(tmp.path(), 4);
     verify_clean(tmp.path(), "25");
 }
@@ -106,7 +99,7 @@ fn a_25x25_bank_is_unique_and_verified() {
 #[test]
 fn backtrack_on_25x25_finishes_instead_of_hanging() {
     let tmp = tempfile::tempdir().unwrap();
-    generate(tmp.path(), 25, 1, &["--fill", "backtrack"]);
+    sized(tmp.path(), 25, 1).args(["--fill", "backtrack"]).run();
     check_bank::<Box5>(tmp.path(), 1);
 }
 
@@ -194,7 +187,7 @@ fn there_are_288_4x4_grids_in_exactly_2_classes() {
 #[test]
 fn a_4x4_bank_is_unique_and_its_classes_are_real_4x4_classes() {
     let tmp = tempfile::tempdir().unwrap();
-    generate(tmp.path(), 4, 40, &["--variants", "10"]);
+    sized(tmp.path(), 4, 40).variants(10).run();
     let rows = check_bank::<Box2>(tmp.path(), 40);
     verify_clean(tmp.path(), "4");
     let grids = all_4x4_grids();
@@ -212,18 +205,12 @@ fn a_4x4_bank_is_unique_and_its_classes_are_real_4x4_classes() {
 #[test]
 fn asking_for_more_distinct_4x4_seeds_than_exist_is_an_error_with_the_number() {
     let tmp = tempfile::tempdir().unwrap();
-    factory()
-        .args([
-            "generate",
-            "--size",
-            "4",
-            "--count",
-            "5000",
-            "--difficulty",
-            "expert",
-        ])
-        .arg("--out")
-        .arg(tmp.path().join("bank"))
+    generate(tmp.path().join("bank"))
+        .size(4)
+        .count(5000)
+        .difficulty("expert")
+        .loud()
+        .cmd()
         .assert()
         .code(2)
         .stderr(predicate::str::contains("essentially different"))
@@ -324,12 +311,12 @@ fn the_commands_take_a_size() {
 #[test]
 fn a_fill_that_cannot_finish_on_a_size_is_refused_before_any_work() {
     let tmp = tempfile::tempdir().unwrap();
-    factory()
-        .args([
-            "generate", "--size", "16", "--count", "1", "--fill", "digits",
-        ])
-        .arg("--out")
-        .arg(tmp.path().join("bank"))
+    generate(tmp.path().join("bank"))
+        .size(16)
+        .count(1)
+        .args(["--fill", "digits"])
+        .loud()
+        .cmd()
         .assert()
         .code(2)
         .stderr(predicate::str::contains("digits"));

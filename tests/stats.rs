@@ -7,32 +7,19 @@ mod common;
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
 
-use common::{factory, read_bank};
+use common::{factory, generate, read_bank};
 use hdrhistogram::serialization::interval_log::{IntervalLogWriterBuilder, Tag};
 use hdrhistogram::serialization::V2DeflateSerializer;
 use hdrhistogram::Histogram;
 
 fn bank(dir: &std::path::Path) -> std::path::PathBuf {
-    let out = dir.join("bank");
-    factory()
-        .args([
-            "generate",
-            "--count",
-            "600",
-            "--seed",
-            "9",
-            "--shard-rows",
-            "250",
-            "--difficulty",
-            "easy,hard",
-            "--no-histograms",
-            "-q",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
-    out
+    generate(dir.join("bank"))
+        .count(600)
+        .seed(9)
+        .shard_rows(250)
+        .difficulty("easy,hard")
+        .arg("--no-histograms")
+        .bank()
 }
 
 /// Every file under `dir` with its size, to show that a command left a bank alone.
@@ -185,12 +172,7 @@ fn stage_latencies_and_throughput_come_from_the_histograms_dir() {
 fn latencies_are_read_from_a_real_run() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    factory()
-        .args(["generate", "--count", "3000", "--variants", "10", "-q"])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    generate(&out).count(3000).variants(10).run();
     let run = factory().arg("stats").arg(&out).assert().success();
     let stdout = String::from_utf8(run.get_output().stdout.clone()).unwrap();
     assert!(stdout.contains("stage latencies"), "{stdout}");

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{factory, read_bank};
+use common::{generate, read_bank};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use sudoku_factory::generate::{carve_with, fill, Carve, CarveConfig, Fill, Symmetry};
@@ -80,20 +80,12 @@ fn symmetric_carves_are_symmetric_unique_and_orbit_minimal() {
 fn generate_writes_symmetric_banks_and_refuses_strategies_that_cannot() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    factory()
-        .args([
-            "generate",
-            "--count",
-            "24",
-            "--symmetry",
-            "rot180",
-            "--difficulty",
-            "easy,medium",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success()
+    generate(&out)
+        .count(24)
+        .args(["--symmetry", "rot180"])
+        .difficulty("easy,medium")
+        .loud()
+        .run()
         .stderr(predicates::str::contains("minimal with respect to orbits"));
     let t = Transform::rotate180();
     let rows = read_bank(&out);
@@ -104,18 +96,11 @@ fn generate_writes_symmetric_banks_and_refuses_strategies_that_cannot() {
     }
     let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
     assert!(manifest.contains("\"symmetry\": \"rot180\""));
-    factory()
-        .args([
-            "generate",
-            "--count",
-            "4",
-            "--symmetry",
-            "mirror",
-            "--carve",
-            "unavoidable",
-        ])
-        .arg("--out")
-        .arg(dir.path().join("refused"))
+    generate(dir.path().join("refused"))
+        .count(4)
+        .args(["--symmetry", "mirror", "--carve", "unavoidable"])
+        .loud()
+        .cmd()
         .assert()
         .code(2)
         .stderr(predicates::str::contains(

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::factory;
+use common::{factory, generate};
 use predicates::prelude::*;
 use sudoku_factory::grade::BandTable;
 use sudoku_factory::grid::parse_line;
@@ -17,26 +17,12 @@ use sudoku_factory::solve::count_solutions;
 fn bank() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("bank");
-    factory()
-        .args([
-            "generate",
-            "--count",
-            "1000",
-            "--seed",
-            "5",
-            "--shard-rows",
-            "300",
-            "-q",
-        ])
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    generate(&out).count(1000).seed(5).shard_rows(300).run();
     (dir, out)
 }
 
 fn verify(out: &Path) -> assert_cmd::assert::Assert {
-    factory().arg("verify").arg(out).arg("-q").assert()
+    common::verify(out).assert()
 }
 
 /// Decompresses `file`, lets `edit` change its lines (header included), compresses

@@ -3,23 +3,19 @@
 
 mod common;
 
+use common::{generate, Gen};
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::process::Command;
-
-use common::factory;
 use sudoku_factory::bank::read_manifest;
 
-const ARGS: [&str; 8] = [
-    "--count",
-    "12000",
-    "--variants",
-    "4",
-    "--shard-rows",
-    "1000",
-    "--seed",
-    "21",
-];
+/// The run split across workers: 12 shards.
+fn the_run(out: &Path) -> Gen {
+    generate(out)
+        .count(12_000)
+        .variants(4)
+        .shard_rows(1000)
+        .seed(21)
+}
 
 /// file name -> (rows, bytes, xxh3) from a manifest.
 fn records(dir: &Path) -> BTreeMap<String, (u64, u64, String)> {
@@ -34,26 +30,15 @@ fn records(dir: &Path) -> BTreeMap<String, (u64, u64, String)> {
 #[test]
 fn three_worker_processes_make_the_single_process_bank() {
     let dir = tempfile::tempdir().unwrap();
-    let single = dir.path().join("single");
-    factory()
-        .arg("generate")
-        .args(ARGS)
-        .arg("--out")
-        .arg(&single)
-        .arg("-q")
-        .assert()
-        .success();
+    let single = the_run(&dir.path().join("single")).bank();
 
     // Three real processes at once; worker 2 learns its index from the environment
     // as a Kubernetes Indexed Job would give it.
-    let bin = assert_cmd::cargo::cargo_bin("sudoku-factory");
     let children: Vec<_> = (0..3)
         .map(|k| {
-            let mut cmd = Command::new(&bin);
-            cmd.arg("generate")
-                .args(ARGS)
-                .args(["--workers", "3", "-q", "--out"]);
-            cmd.arg(dir.path().join(format!("w{k}")));
+            let mut cmd = the_run(&dir.path().join(format!("w{k}")))
+                .args(["--workers", "3"])
+                .std_cmd();
             if k == 2 {
                 cmd.env("JOB_COMPLETION_INDEX", "2");
             } else {
@@ -87,27 +72,21 @@ fn three_worker_processes_make_the_single_process_bank() {
 fn a_worker_index_out_of_range_or_missing_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("w");
-    factory()
-        .args([
-            "generate",
-            "--count",
-            "10",
-            "--workers",
-            "3",
-            "--worker",
-            "3",
-        ])
-        .arg("--out")
-        .arg(&out)
+    generate(&out)
+        .count(10)
+        .args(["--workers", "3", "--worker", "3"])
+        .loud()
+        .cmd()
         .assert()
         .code(2)
         .stderr(predicates::str::contains("out of range"));
-    factory()
-        .args(["generate", "--count", "10", "--workers", "3"])
+    generate(&out)
+        .count(10)
+        .args(["--workers", "3"])
+        .loud()
+        .cmd()
         .env_remove("SLURM_ARRAY_TASK_ID")
         .env_remove("JOB_COMPLETION_INDEX")
-        .arg("--out")
-        .arg(&out)
         .assert()
         .code(2)
         .stderr(predicates::str::contains("--workers needs --worker"));

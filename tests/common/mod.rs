@@ -1,13 +1,182 @@
-//! Helpers shared by the integration tests: run the binary, read a bank back.
+//! Helpers shared by the integration tests: run the binary, spell a `generate` run
+//! once (the [`Gen`] builder), read a bank back.
 #![allow(dead_code)]
 
-use std::path::Path;
+use std::ffi::{OsStr, OsString};
+use std::path::{Path, PathBuf};
 
+use assert_cmd::assert::Assert;
 use assert_cmd::Command;
 
 /// The binary under test.
 pub fn factory() -> Command {
     Command::cargo_bin("sudoku-factory").expect("the binary is built by cargo test")
+}
+
+/// The path of the binary under test, for commands that are not `assert_cmd`'s.
+pub fn bin() -> PathBuf {
+    assert_cmd::cargo::cargo_bin("sudoku-factory")
+}
+
+/// `generate ... --out OUT -q`: a builder, so that each test states only the options
+/// it is about. Nothing is passed that the test does not ask for, except `-q` (most
+/// tests do not read the summary; [`Gen::loud`] leaves it out) — in particular no
+/// `--seed`: a test that wants a fixed seed says which.
+pub fn generate(out: impl AsRef<Path>) -> Gen {
+    Gen::new(Target::Out(out.as_ref().to_path_buf()))
+}
+
+/// `generate --resume DIR -q`: continue the bank in `dir` (options such as
+/// [`Gen::threads`] still apply; those the manifest fixes are refused by the binary).
+pub fn resume(dir: impl AsRef<Path>) -> Gen {
+    Gen::new(Target::Resume(dir.as_ref().to_path_buf()))
+}
+
+/// Where a [`Gen`] writes: a new bank, or the one it resumes.
+#[derive(Clone, Debug)]
+enum Target {
+    Out(PathBuf),
+    Resume(PathBuf),
+}
+
+/// One `generate` command line under construction; see [`generate`] and [`resume`].
+#[derive(Clone, Debug)]
+#[must_use = "a Gen does nothing until .run(), .bank(), .cmd() or .std_cmd()"]
+pub struct Gen {
+    target: Target,
+    args: Vec<OsString>,
+    quiet: bool,
+}
+
+impl Gen {
+    fn new(target: Target) -> Gen {
+        Gen {
+            target,
+            args: Vec::new(),
+            quiet: true,
+        }
+    }
+
+    /// `--count N`.
+    pub fn count(self, n: u64) -> Gen {
+        self.opt("--count", n)
+    }
+
+    /// `--variants K`.
+    pub fn variants(self, k: u64) -> Gen {
+        self.opt("--variants", k)
+    }
+
+    /// `--size N` (4, 9, 16 or 25).
+    pub fn size(self, n: usize) -> Gen {
+        self.opt("--size", n)
+    }
+
+    /// `--seed S`.
+    pub fn seed(self, s: u64) -> Gen {
+        self.opt("--seed", s)
+    }
+
+    /// `--threads T`.
+    pub fn threads(self, t: u32) -> Gen {
+        self.opt("--threads", t)
+    }
+
+    /// `--shard-rows N`.
+    pub fn shard_rows(self, n: u64) -> Gen {
+        self.opt("--shard-rows", n)
+    }
+
+    /// `--difficulty BANDS`.
+    pub fn difficulty(self, bands: &str) -> Gen {
+        self.args(["--difficulty", bands])
+    }
+
+    /// Any other argument, passed as it is.
+    pub fn arg(self, arg: impl AsRef<OsStr>) -> Gen {
+        self.args([arg])
+    }
+
+    /// Any other arguments, passed as they are.
+    pub fn args<I, S>(mut self, args: I) -> Gen
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<OsStr>,
+    {
+        self.args
+            .extend(args.into_iter().map(|a| a.as_ref().to_os_string()));
+        self
+    }
+
+    /// Leaves `-q` out: for tests that read the summary or the stage table on stderr,
+    /// or that must run the command line exactly as a user would type it.
+    pub fn loud(mut self) -> Gen {
+        self.quiet = false;
+        self
+    }
+
+    fn opt(self, name: &str, value: impl ToString) -> Gen {
+        self.args([name.to_string(), value.to_string()])
+    }
+
+    /// The whole argument list after the binary's name, starting with `generate`
+    /// (for a wrapper such as `bash -c 'ulimit ...; exec "$@"'`).
+    pub fn argv(&self) -> Vec<OsString> {
+        let mut argv = vec![OsString::from("generate")];
+        argv.extend(self.args.iter().cloned());
+        if self.quiet {
+            argv.push("-q".into());
+        }
+        let (flag, dir) = match &self.target {
+            Target::Out(dir) => ("--out", dir),
+            Target::Resume(dir) => ("--resume", dir),
+        };
+        argv.push(flag.into());
+        argv.push(dir.clone().into_os_string());
+        argv
+    }
+
+    /// The bank directory: OUT, or the directory being resumed.
+    pub fn dir(&self) -> &Path {
+        match &self.target {
+            Target::Out(dir) | Target::Resume(dir) => dir,
+        }
+    }
+
+    /// The command, not yet run: for tests that expect a failure, read the exit code or
+    /// stderr, or set the environment.
+    pub fn cmd(&self) -> Command {
+        let mut cmd = factory();
+        cmd.args(self.argv());
+        cmd
+    }
+
+    /// The command as a plain `std::process::Command`, for tests that spawn it and
+    /// kill it or run several at once.
+    pub fn std_cmd(&self) -> std::process::Command {
+        let mut cmd = std::process::Command::new(bin());
+        cmd.args(self.argv());
+        cmd
+    }
+
+    /// Runs the command and asserts that it succeeded; the returned `Assert` holds the
+    /// output and takes further checks (`.stderr(...)`).
+    pub fn run(&self) -> Assert {
+        self.cmd().assert().success()
+    }
+
+    /// Runs the command, asserts that it succeeded, and returns the bank directory.
+    pub fn bank(&self) -> PathBuf {
+        self.run();
+        self.dir().to_path_buf()
+    }
+}
+
+/// `verify DIR -q`, not yet run.
+pub fn verify(dir: impl AsRef<Path>) -> Command {
+    let mut cmd = factory();
+    cmd.arg("verify").arg(dir.as_ref()).arg("-q");
+    cmd
 }
 
 /// One CSV row of a bank.

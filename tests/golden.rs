@@ -1,0 +1,179 @@
+//! Golden bytes: one small fixed run per size (4×4, 9×9, 16×16), whose shards must
+//! hash to the constants written below.
+//!
+//! These constants pin the bytes a bank is made of — every puzzle, solution, band,
+//! canonical form, the CSV layout and the zstd framing. DESIGN.md promises that the
+//! same command and seed give the same bytes years later, so that a publisher can
+//! regenerate a book from its manifest. A change to these bytes (another random
+//! stream, a new column, another compression setting, a different carve) is
+//! therefore never a test to "fix": it is a deliberate decision, and it ships with a
+//! new manifest `version` (the crate version, `version` in Cargo.toml, which
+//! `src/sink.rs` writes into `manifest.json`). [`PINNED_VERSION`] below is the version
+//! the constants were pinned at; update both together, in the same commit that says
+//! why the bytes changed.
+//!
+//! Each shard is checked three ways: its size and XXH3-64 as the manifest lists them,
+//! the XXH3-64 of the file recomputed here (with the `xxhash-rust` crate directly,
+//! not through the code under test), and the pinned constant.
+//!
+//! To regenerate the constants, run
+//!
+//! ```sh
+//! GOLDEN_PRINT=1 cargo test --release --features sudoku-peer --test golden -- --nocapture
+//! ```
+//!
+//! which prints the actual values as Rust source to paste here, instead of failing on
+//! a mismatch (the manifest and recomputed checksums are still checked). Without
+//! `GOLDEN_PRINT` a mismatch fails.
+
+mod common;
+
+use std::path::Path;
+
+use common::{generate, Gen};
+use sudoku_factory::bank::read_manifest;
+
+/// The crate version (`manifest.json`'s `version`) the constants below were pinned at.
+const PINNED_VERSION: &str = "0.1.0";
+
+/// One shard as pinned: file name, rows, XXH3-64 of the file (lowercase hex).
+type Shard = (&'static str, u64, &'static str);
+
+/// 4×4: 200 rows, 10 variants of each of 20 seeds, shards of 80 rows.
+fn run_4x4(out: &Path) -> Gen {
+    generate(out)
+        .size(4)
+        .count(200)
+        .variants(10)
+        .seed(2026)
+        .shard_rows(80)
+        .arg("--no-histograms")
+}
+
+const GOLDEN_4X4: &[Shard] = &[
+    ("bank-00000.csv.zst", 80, "84b2f5e00293c605"),
+    ("bank-00001.csv.zst", 80, "534fbc95579a6e2f"),
+    ("bank-00002.csv.zst", 40, "19fac45ccdfce09e"),
+];
+
+/// 9×9: 300 rows, 10 variants of each of 30 seeds, shards of 100 rows.
+fn run_9x9(out: &Path) -> Gen {
+    generate(out)
+        .count(300)
+        .variants(10)
+        .seed(2026)
+        .shard_rows(100)
+        .arg("--no-histograms")
+}
+
+const GOLDEN_9X9: &[Shard] = &[
+    ("bank-00000.csv.zst", 100, "f4435ff4bc4a284d"),
+    ("bank-00001.csv.zst", 100, "23598cad0b565c66"),
+    ("bank-00002.csv.zst", 100, "6724def261aefe2b"),
+];
+
+/// 16×16: 12 rows, 3 variants of each of 4 seeds, shards of 5 rows.
+fn run_16x16(out: &Path) -> Gen {
+    generate(out)
+        .size(16)
+        .count(12)
+        .variants(3)
+        .seed(2026)
+        .shard_rows(5)
+        .arg("--no-histograms")
+}
+
+const GOLDEN_16X16: &[Shard] = &[
+    ("bank-00000.csv.zst", 5, "3e4d94837d6300f4"),
+    ("bank-00001.csv.zst", 5, "43c5f07a06cc8300"),
+    ("bank-00002.csv.zst", 2, "b8abaf2fef289cb4"),
+];
+
+/// Whether to print the actual values instead of failing on a mismatch.
+fn printing() -> bool {
+    std::env::var_os("GOLDEN_PRINT").is_some_and(|v| !v.is_empty() && v != "0")
+}
+
+/// The shards of the complete bank in `dir`, each checked against the manifest's size
+/// and checksum by an XXH3-64 recomputed here.
+fn shards(dir: &Path) -> Vec<(String, u64, String)> {
+    let manifest = read_manifest(dir).unwrap();
+    assert!(manifest.complete, "{} is not complete", dir.display());
+    assert!(
+        manifest.shards.len() >= 2,
+        "a golden run should span several shards"
+    );
+    manifest
+        .shards
+        .into_iter()
+        .map(|s| {
+            let bytes = std::fs::read(dir.join(&s.file)).unwrap();
+            assert_eq!(bytes.len() as u64, s.bytes, "{}: size", s.file);
+            let xxh3 = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+            assert_eq!(xxh3, s.xxh3, "{}: the manifest's checksum", s.file);
+            (s.file, s.rows, xxh3)
+        })
+        .collect()
+}
+
+/// Compares the bank in `dir` with the pinned `golden` shards (or prints it as the
+/// constant `name` under `GOLDEN_PRINT`).
+fn assert_golden(name: &str, dir: &Path, golden: &[Shard]) {
+    let actual = shards(dir);
+    let version = read_manifest(dir).unwrap().version;
+    if printing() {
+        println!("// manifest version {version}");
+        println!("const {name}: &[Shard] = &[");
+        for (file, rows, xxh3) in &actual {
+            println!("    ({file:?}, {rows}, {xxh3:?}),");
+        }
+        println!("];");
+        return;
+    }
+    let golden: Vec<(String, u64, String)> = golden
+        .iter()
+        .map(|&(file, rows, xxh3)| (file.to_string(), rows, xxh3.to_string()))
+        .collect();
+    assert_eq!(
+        actual, golden,
+        "{name}: the bank's bytes changed. If that is deliberate, bump the crate version \
+         and PINNED_VERSION, and regenerate the constants with GOLDEN_PRINT=1 (see the top \
+         of tests/golden.rs)"
+    );
+    assert_eq!(
+        version, PINNED_VERSION,
+        "the manifest version changed: check that the golden bytes are still those of \
+         this version, then update PINNED_VERSION"
+    );
+}
+
+#[test]
+fn a_4x4_run_makes_the_pinned_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_4x4(&dir.path().join("bank")).bank();
+    assert_golden("GOLDEN_4X4", &out, GOLDEN_4X4);
+}
+
+#[test]
+fn a_9x9_run_makes_the_pinned_bytes_on_1_and_2_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = run_9x9(&dir.path().join("one")).threads(1).bank();
+    let two = run_9x9(&dir.path().join("two")).threads(2).bank();
+    assert_golden("GOLDEN_9X9", &one, GOLDEN_9X9);
+    // The thread count changes no byte: same records, same files.
+    let records = shards(&one);
+    assert_eq!(records, shards(&two), "--threads 1 and 2 differ");
+    for (file, _, _) in &records {
+        assert!(
+            std::fs::read(one.join(file)).unwrap() == std::fs::read(two.join(file)).unwrap(),
+            "{file} differs between --threads 1 and --threads 2"
+        );
+    }
+}
+
+#[test]
+fn a_16x16_run_makes_the_pinned_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_16x16(&dir.path().join("bank")).bank();
+    assert_golden("GOLDEN_16X16", &out, GOLDEN_16X16);
+}
