@@ -339,26 +339,21 @@ fn bad_inputs_are_errors_that_write_nothing() {
 fn every_size_merges_its_workers_into_the_single_process_bank() {
     // Issue #11: merge combined 9×9 banks only.
     let dir = tempfile::tempdir().unwrap();
-    for (size, count, variants) in [("4", "300", "3"), ("16", "240", "8"), ("25", "20", "4")] {
-        let run = [
-            "--size",
-            size,
-            "--count",
-            count,
-            "--variants",
-            variants,
-            "--shard-rows",
-            "50",
-            "--seed",
-            "3",
-        ];
-        let single = generate(dir.path(), &format!("single-{size}"), &run);
+    for (size, count, variants) in [(4, 300, 3), (16, 240, 8), (25, 20, 4)] {
+        let run = |name: String| {
+            generate(dir.path().join(name))
+                .size(size)
+                .count(count)
+                .variants(variants)
+                .shard_rows(50)
+                .seed(3)
+        };
+        let single = run(format!("single-{size}")).bank();
         let workers: Vec<PathBuf> = (0..2)
-            .map(|k| {
-                let mut args = run.to_vec();
-                let k = k.to_string();
-                args.extend(["--workers", "2", "--worker", &k]);
-                generate(dir.path(), &format!("w{k}-{size}"), &args)
+            .map(|k: u32| {
+                run(format!("w{k}-{size}"))
+                    .args(["--workers", "2", "--worker", &k.to_string()])
+                    .bank()
             })
             .collect();
         let refs: Vec<&Path> = workers.iter().map(PathBuf::as_path).collect();
@@ -371,24 +366,17 @@ fn every_size_merges_its_workers_into_the_single_process_bank() {
 #[test]
 fn two_sixteen_by_sixteen_banks_merge_without_duplicates_in_or_out_of_memory() {
     let dir = tempfile::tempdir().unwrap();
-    let base = ["--size", "16", "--variants", "6", "--shard-rows", "100"];
-    let with = |count: &str, seed: &str| {
-        let mut args = base.to_vec();
-        args.extend(["--count", count, "--seed", seed]);
-        args.iter().map(|s| s.to_string()).collect::<Vec<_>>()
+    let bank = |name: &str, count: u64| {
+        generate(dir.path().join(name))
+            .size(16)
+            .count(count)
+            .variants(6)
+            .shard_rows(100)
+            .seed(11)
+            .bank()
     };
-    let args_a = with("300", "11");
-    let args_b = with("480", "11"); // a superset of a: same seed, more seeds
-    let a = generate(
-        dir.path(),
-        "a",
-        &args_a.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
-    let b = generate(
-        dir.path(),
-        "b",
-        &args_b.iter().map(String::as_str).collect::<Vec<_>>(),
-    );
+    let a = bank("a", 300);
+    let b = bank("b", 480); // a superset of a: same seed, more seeds
     let free = merge(dir.path(), "free", &[&a, &b], &["-q"]);
     let rows = assert_clean(&free);
     assert_eq!(rows.len(), 480, "every row of a is a duplicate of one of b");
@@ -409,8 +397,8 @@ fn two_sixteen_by_sixteen_banks_merge_without_duplicates_in_or_out_of_memory() {
 #[test]
 fn banks_of_different_sizes_do_not_merge() {
     let dir = tempfile::tempdir().unwrap();
-    let nine = generate(dir.path(), "nine", &["--count", "20"]);
-    let four = generate(dir.path(), "four", &["--size", "4", "--count", "20"]);
+    let nine = generate(dir.path().join("nine")).count(20).bank();
+    let four = generate(dir.path().join("four")).size(4).count(20).bank();
     let out = dir.path().join("out");
     factory()
         .arg("merge")
