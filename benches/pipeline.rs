@@ -15,7 +15,7 @@ use sudoku_factory::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::grade::BandTable;
 use sudoku_factory::grid::Size;
 use sudoku_factory::pipeline::{run, Output, Plan, Start};
-use sudoku_factory::sink::{BankWriter, SinkConfig};
+use sudoku_factory::sink::{BankWriter, Params, SinkConfig};
 
 fn plan(count: u64, variants: u32) -> Plan {
     let bands = BandTable::default_9x9();
@@ -47,7 +47,7 @@ fn generate(plan: &Plan, threads: usize, histograms: bool) -> u64 {
         shard_rows: output.shard_rows,
         force: false,
     };
-    let writer = BankWriter::create(config, serde_json::Value::Null).expect("an empty directory");
+    let writer = BankWriter::create(config, Params::default()).expect("an empty directory");
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()

@@ -122,19 +122,6 @@ impl fmt::Display for Label {
     }
 }
 
-/// The board size a manifest's `params.size` names; banks written before other
-/// sizes existed have none and are 9×9.
-pub fn bank_size(params: &serde_json::Value) -> Result<Size, String> {
-    match params.get("size") {
-        None => Ok(Size::Nine),
-        Some(v) => v
-            .as_u64()
-            .and_then(|n| usize::try_from(n).ok())
-            .and_then(Size::from_side)
-            .ok_or_else(|| format!("size {v} is not 4, 9, 16 or 25")),
-    }
-}
-
 /// One parsed row of a shard; `C` is the board's cells (9×9 unless read with
 /// [`ShardReader::next_row_of`]).
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -32,14 +32,13 @@ use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
-use serde_json::Value;
 
 use crate::bank::{self, BankError, Digest, Label, Row, RowError, ShardReader};
 use crate::board::Board;
 use crate::grid::Size;
 use crate::pipeline::{self, canonical_key};
 use crate::sink::{
-    self, BankWriter, FrameEncoder, Manifest, SinkConfig, SinkError, SpillDir, SpillReader,
+    self, BankWriter, FrameEncoder, Manifest, Params, SinkConfig, SinkError, SpillDir, SpillReader,
 };
 
 /// Estimated memory of one row of boards `C` held in memory: the record, its share
@@ -155,10 +154,13 @@ pub fn common_size(inputs: &[Input]) -> Result<Size, MergeError> {
 /// with its size and XXH3). Reads every shard file once.
 pub fn open_input(dir: &Path) -> Result<Input, MergeError> {
     let manifest = bank::read_manifest(dir)?;
-    let size = bank::bank_size(&manifest.params).map_err(|reason| MergeError::UnknownSize {
-        path: dir.join(sink::MANIFEST),
-        reason,
-    })?;
+    let size = manifest
+        .params
+        .board_size()
+        .map_err(|reason| MergeError::UnknownSize {
+            path: dir.join(sink::MANIFEST),
+            reason,
+        })?;
     if !manifest.complete {
         let missing = match missing_shards(&manifest) {
             Some(names) if !names.is_empty() => {
@@ -210,10 +212,10 @@ fn check_digest(path: &Path, shard: &sink::ShardRecord, digest: &Digest) -> Resu
 /// list; `None` when the params do not say (not a generated bank).
 fn missing_shards(m: &Manifest) -> Option<Vec<String>> {
     let p = &m.params;
-    let count = p.get("count")?.as_u64()?;
-    let shard_rows = p.get("shard_rows")?.as_u64()?.max(1);
-    let workers = p.get("workers").and_then(Value::as_u64).unwrap_or(1).max(1);
-    let worker = p.get("worker").and_then(Value::as_u64).unwrap_or(0);
+    let count = p.count?;
+    let shard_rows = p.shard_rows.max(1);
+    let workers = p.workers.max(1);
+    let worker = p.worker;
     let listed: HashSet<&str> = m.shards.iter().map(|s| s.file.as_str()).collect();
     Some(
         (0..count.div_ceil(shard_rows))
@@ -244,17 +246,14 @@ impl Order {
     /// [`Order::Id`] when every input was generated with the same params except
     /// `workers`/`worker`, else [`Order::Input`].
     pub fn choose(inputs: &[Input]) -> Order {
-        let run = |m: &Manifest| {
-            let mut p = m.params.as_object()?.clone();
-            p.get("seed")?;
-            p.remove("workers");
-            p.remove("worker");
-            Some(p)
+        let Some(first) = inputs.first().map(|i| &i.manifest.params) else {
+            return Order::Input;
         };
-        let first = inputs.first().and_then(|i| run(&i.manifest));
-        match first {
-            Some(f) if inputs.iter().all(|i| run(&i.manifest).as_ref() == Some(&f)) => Order::Id,
-            _ => Order::Input,
+        let generated = first.seed.is_some();
+        if generated && inputs.iter().all(|i| i.manifest.params.same_run(first)) {
+            Order::Id
+        } else {
+            Order::Input
         }
     }
 }
@@ -526,7 +525,7 @@ pub fn merge<B: Board>(
     inputs: &[Input],
     config: &MergeConfig,
     out: SinkConfig,
-    params: Value,
+    params: Params,
 ) -> Result<(MergeSummary, Manifest), MergeError> {
     let rows_in: u64 = inputs.iter().map(|i| i.manifest.rows).sum();
     let partitions = partitions_for(rows_in, row_bytes::<B::Cells>(), config.memory);
@@ -668,12 +667,10 @@ fn write_bank<B: Board>(
     mut records: impl Iterator<Item = Result<Record<B::Cells>, MergeError>>,
     config: &MergeConfig,
     out: SinkConfig,
-    mut params: Value,
+    mut params: Params,
     summary: &MergeSummary,
 ) -> Result<Manifest, MergeError> {
-    if let Some(p) = params.as_object_mut() {
-        p.insert("count".into(), summary.rows_written.into());
-    }
+    params.count = Some(summary.rows_written);
     let shard_rows = out.shard_rows;
     let writer = BankWriter::create(out, params)?;
     let layout = pipeline::frame_layout(summary.rows_written, config.layout_variants, shard_rows);

@@ -20,6 +20,8 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
+use crate::grid::Size;
+
 /// The CSV header of every shard.
 pub const HEADER: &[u8] = b"id,puzzle,solution,clues,difficulty,canonical\n";
 /// Name of the manifest inside a bank directory.
@@ -68,11 +70,114 @@ pub struct Manifest {
     pub tool: String,
     pub version: String,
     /// The generation parameters, as the command line gave them (after defaults).
-    pub params: serde_json::Value,
+    pub params: Params,
     pub shards: Vec<ShardRecord>,
     pub rows: u64,
     pub bytes: u64,
     pub complete: bool,
+}
+
+/// A manifest's `params`: what the bank was made with, enough to check it and, for
+/// a generated bank, to make it again (`generate --resume`). Every field has a
+/// default, so a manifest written before a field existed still reads; fields a
+/// merged bank does not have (`seed`, `fill`, ...) are absent from its JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Params {
+    /// Board side: 4, 9, 16 or 25 (banks from before other sizes existed: 9).
+    pub size: u64,
+    /// Rows of the bank when complete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Rows made from each seed.
+    pub variants: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carve: Option<String>,
+    pub symmetry: String,
+    /// The band table, as `--bands` takes it (`default` for the size's table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bands: Option<String>,
+    /// The selected bands, comma-separated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_attempts: Option<u32>,
+    pub shard_rows: u64,
+    pub zstd_level: i32,
+    /// Seeds per batch of the build that made the bank (resume needs the same).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_batch: Option<u64>,
+    pub workers: u64,
+    pub worker: u64,
+    /// How a merged bank was made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merge: Option<MergeParams>,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            size: 9,
+            count: None,
+            seed: None,
+            variants: 1,
+            fill: None,
+            carve: None,
+            symmetry: "none".into(),
+            bands: None,
+            difficulty: None,
+            max_attempts: None,
+            shard_rows: 1_000_000,
+            zstd_level: 3,
+            seed_batch: None,
+            workers: 1,
+            worker: 0,
+            merge: None,
+        }
+    }
+}
+
+impl Params {
+    /// The board size `size` names.
+    pub fn board_size(&self) -> Result<Size, String> {
+        usize::try_from(self.size)
+            .ok()
+            .and_then(Size::from_side)
+            .ok_or_else(|| format!("size {} is not 4, 9, 16 or 25", self.size))
+    }
+
+    /// The same run: equal params but for the worker split (`workers`, `worker`).
+    pub fn same_run(&self, other: &Params) -> bool {
+        let strip = |p: &Params| Params {
+            workers: 0,
+            worker: 0,
+            ..p.clone()
+        };
+        strip(self) == strip(other)
+    }
+}
+
+/// `params.merge` of a merged bank.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeParams {
+    /// `id` (the workers of one run) or `input` (input by input).
+    pub order: String,
+    pub max_per_class: Option<u64>,
+    /// The `variants` whose frame layout the merged bank follows.
+    pub layout_variants: u32,
+    pub inputs: Vec<MergeInput>,
+}
+
+/// One input of a merge, for provenance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeInput {
+    pub dir: String,
+    pub rows: u64,
+    pub params: Params,
 }
 
 /// Settings of the sink.
@@ -288,7 +393,7 @@ fn bank_files(dir: &Path) -> Result<Vec<String>, SinkError> {
 impl BankWriter {
     /// Prepares `config.dir`: creates it, or refuses an existing bank unless `force`
     /// (then removes the old bank's files, and only those).
-    pub fn create(config: SinkConfig, params: serde_json::Value) -> Result<BankWriter, SinkError> {
+    pub fn create(config: SinkConfig, params: Params) -> Result<BankWriter, SinkError> {
         let dir = &config.dir;
         fs::create_dir_all(dir).map_err(io_err("creating", dir))?;
         let found = bank_files(dir)?;
@@ -494,5 +599,64 @@ impl Drop for BankWriter {
         if let Some(shard) = self.open.take() {
             let _ = fs::remove_file(&shard.tmp);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_read_old_manifests_with_their_defaults() {
+        // A 9×9 bank from before `size` and `symmetry` existed.
+        let old: Params = serde_json::from_str(
+            r#"{"count": 10, "seed": 1, "variants": 5, "fill": "template", "carve": "minimal",
+                "bands": "default", "difficulty": "easy", "max_attempts": 3, "shard_rows": 4,
+                "zstd_level": 3, "seed_batch": 4096, "unknown_later_field": true}"#,
+        )
+        .unwrap();
+        assert_eq!(old.board_size(), Ok(Size::Nine));
+        assert_eq!(old.symmetry, "none");
+        assert_eq!((old.workers, old.worker), (1, 0));
+        assert_eq!(old.variants, 5);
+        let bad = Params {
+            size: 7,
+            ..Params::default()
+        };
+        assert_eq!(
+            bad.board_size().unwrap_err(),
+            "size 7 is not 4, 9, 16 or 25"
+        );
+    }
+
+    #[test]
+    fn params_round_trip_and_omit_what_a_bank_does_not_have() {
+        let merged = Params {
+            size: 16,
+            count: Some(3),
+            ..Params::default()
+        };
+        let json = serde_json::to_value(&merged).unwrap();
+        assert!(
+            json.get("seed").is_none() && json.get("merge").is_none(),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_value::<Params>(json).unwrap(), merged);
+        let worker = Params {
+            seed: Some(9),
+            workers: 3,
+            worker: 2,
+            ..merged.clone()
+        };
+        let other = Params {
+            workers: 1,
+            worker: 0,
+            ..worker.clone()
+        };
+        assert!(worker.same_run(&other));
+        assert!(!worker.same_run(&Params {
+            seed: Some(10),
+            ..worker.clone()
+        }));
     }
 }

@@ -231,7 +231,7 @@ pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Optio
         }
         next_id = shard.last_id.saturating_add(1);
     }
-    if let Some(count) = manifest.params.get("count").and_then(|c| c.as_u64()) {
+    if let Some(count) = manifest.params.count {
         if manifest.complete && count != manifest.rows {
             findings.push(Finding::file(
                 here,
@@ -242,14 +242,14 @@ pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Optio
             ));
         }
     }
-    let size = match crate::bank::bank_size(&manifest.params) {
+    let size = match manifest.params.board_size() {
         Ok(size) => size,
         Err(e) => {
             findings.push(Finding::file(here, Defect::BadParams(e)));
             return None;
         }
     };
-    match manifest.params.get("bands").and_then(|b| b.as_str()) {
+    match manifest.params.bands.as_deref() {
         Some(spec) => match BandTable::parse_for(spec, size) {
             Ok(table) => Some(table),
             Err(e) => {
@@ -617,7 +617,11 @@ mod tests {
         let manifest = Manifest {
             tool: "sudoku-factory".into(),
             version: "0".into(),
-            params: serde_json::json!({"bands": "default", "count": 5}),
+            params: crate::sink::Params {
+                bands: Some("default".into()),
+                count: Some(5),
+                ..Default::default()
+            },
             shards,
             rows: 5,
             bytes: 200,

@@ -161,9 +161,13 @@ fn a_bank_and_its_superset_merge_without_duplicates() {
     );
     let m = read_manifest(&merged).unwrap();
     assert_eq!(m.shards[0].rows, 1500);
-    assert_eq!(m.params["count"], rows.len() as u64);
-    assert_eq!(m.params["merge"]["order"], "input");
-    assert_eq!(m.params["merge"]["inputs"].as_array().unwrap().len(), 4);
+    assert_eq!(m.params.count, Some(rows.len() as u64));
+    let how = m
+        .params
+        .merge
+        .expect("a merged bank says how it was merged");
+    assert_eq!(how.order, "input");
+    assert_eq!(how.inputs.len(), 4);
 }
 
 #[test]
@@ -391,7 +395,7 @@ fn two_sixteen_by_sixteen_banks_merge_without_duplicates_in_or_out_of_memory() {
     assert!(!tight.join(".merge-spill").exists());
     factory().arg("verify").arg(&tight).assert().success();
     let manifest = read_manifest(&tight).unwrap();
-    assert_eq!(manifest.params["size"], 16);
+    assert_eq!(manifest.params.size, 16);
 }
 
 #[test]

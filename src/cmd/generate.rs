@@ -8,7 +8,6 @@ use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use serde_json::{json, Value};
 
 use crate::bank::ShardReader;
 use crate::board::Board;
@@ -18,7 +17,7 @@ use crate::grade::BandTable;
 use crate::grid::Size;
 use crate::nxn::census::{census4, CensusQuery};
 use crate::pipeline::{self, canonical_key, Output, Plan, Start, Summary};
-use crate::sink::{self, BankWriter, Manifest, SinkConfig};
+use crate::sink::{self, BankWriter, Manifest, Params, SinkConfig};
 use crate::timing;
 
 use super::Outcome;
@@ -32,25 +31,31 @@ struct Job {
 
 impl Job {
     /// The manifest's `params`: enough to rebuild this job exactly.
-    fn params(&self) -> Value {
+    fn params(&self) -> Params {
         let p = &self.plan;
-        json!({
-            "size": p.size.side(),
-            "count": p.count,
-            "seed": p.seed,
-            "variants": p.variants,
-            "fill": p.fill.name(),
-            "carve": p.carve.name(),
-            "symmetry": p.symmetry.name(),
-            "bands": p.bands.to_string(),
-            "difficulty": p.selected.iter().map(|&i| p.bands.bands()[i].name.clone()).collect::<Vec<_>>().join(","),
-            "max_attempts": p.max_attempts,
-            "shard_rows": self.output.shard_rows,
-            "zstd_level": self.output.zstd_level,
-            "seed_batch": pipeline::SEED_BATCH,
-            "workers": self.output.workers,
-            "worker": self.output.worker,
-        })
+        let selected: Vec<&str> = p
+            .selected
+            .iter()
+            .map(|&i| p.bands.bands()[i].name.as_str())
+            .collect();
+        Params {
+            size: p.size.side() as u64,
+            count: Some(p.count),
+            seed: Some(p.seed),
+            variants: p.variants,
+            fill: Some(p.fill.name().to_string()),
+            carve: Some(p.carve.name().to_string()),
+            symmetry: p.symmetry.name().to_string(),
+            bands: Some(p.bands.to_string()),
+            difficulty: Some(selected.join(",")),
+            max_attempts: Some(p.max_attempts),
+            shard_rows: self.output.shard_rows,
+            zstd_level: self.output.zstd_level,
+            seed_batch: Some(pipeline::SEED_BATCH),
+            workers: self.output.workers,
+            worker: self.output.worker,
+            merge: None,
+        }
     }
 
     /// Rebuilds the job a manifest was written for.
@@ -64,53 +69,56 @@ impl Job {
             );
         }
         let p = &m.params;
-        let num = |key: &str| {
-            p[key]
-                .as_u64()
-                .with_context(|| format!("manifest.json: params.{key} is missing or not a number"))
+        // A merged bank has no generation params: it cannot be resumed.
+        fn need<T: Copy>(value: Option<T>, key: &str) -> anyhow::Result<T> {
+            value.with_context(|| format!("manifest.json: params.{key} is missing"))
+        }
+        let text = |value: &Option<String>, key: &str| {
+            value
+                .as_deref()
+                .map(str::to_string)
+                .with_context(|| format!("manifest.json: params.{key} is missing"))
         };
-        let text = |key: &str| {
-            p[key]
-                .as_str()
-                .with_context(|| format!("manifest.json: params.{key} is missing or not text"))
-        };
-        if num("seed_batch")? != pipeline::SEED_BATCH {
+        if need(p.seed_batch, "seed_batch")? != pipeline::SEED_BATCH {
             bail!("manifest.json: params.seed_batch differs from this build's; the bank cannot be resumed exactly");
         }
-        let size =
-            crate::bank::bank_size(p).map_err(|e| anyhow::anyhow!("manifest.json: params.{e}"))?;
-        let bands =
-            BandTable::parse_for(text("bands")?, size).context("manifest.json: params.bands")?;
+        let size = p
+            .board_size()
+            .map_err(|e| anyhow::anyhow!("manifest.json: params.{e}"))?;
+        let bands = BandTable::parse_for(&text(&p.bands, "bands")?, size)
+            .context("manifest.json: params.bands")?;
         let selected = bands
-            .select(text("difficulty")?)
+            .select(&text(&p.difficulty, "difficulty")?)
             .context("manifest.json: params.difficulty")?;
-        let fill_name = text("fill")?;
+        let fill_name = text(&p.fill, "fill")?;
+        let fill_name = fill_name.as_str();
         let fill = Fill::from_name(fill_name)
             .with_context(|| format!("manifest.json: unknown fill strategy {fill_name:?}"))?;
-        let carve_name = text("carve")?;
+        let carve_name = text(&p.carve, "carve")?;
+        let carve_name = carve_name.as_str();
         let carve = Carve::from_name(carve_name)
             .with_context(|| format!("manifest.json: unknown carve strategy {carve_name:?}"))?;
-        let symmetry_name = p["symmetry"].as_str().unwrap_or("none");
+        let symmetry_name = p.symmetry.as_str();
         let symmetry = Symmetry::from_name(symmetry_name)
             .with_context(|| format!("manifest.json: unknown symmetry {symmetry_name:?}"))?;
         Ok(Job {
             plan: Plan {
                 size,
-                count: num("count")?,
-                seed: num("seed")?,
-                variants: u32::try_from(num("variants")?)?,
+                count: need(p.count, "count")?,
+                seed: need(p.seed, "seed")?,
+                variants: p.variants,
                 fill,
                 carve,
                 symmetry,
                 bands,
                 selected,
-                max_attempts: u32::try_from(num("max_attempts")?)?,
+                max_attempts: need(p.max_attempts, "max_attempts")?,
             },
             output: Output {
-                shard_rows: num("shard_rows")?,
-                zstd_level: i32::try_from(num("zstd_level")?)?,
-                workers: p["workers"].as_u64().unwrap_or(1),
-                worker: p["worker"].as_u64().unwrap_or(0),
+                shard_rows: p.shard_rows,
+                zstd_level: p.zstd_level,
+                workers: p.workers,
+                worker: p.worker,
             },
             dir: dir.to_path_buf(),
         })

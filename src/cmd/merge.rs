@@ -8,12 +8,11 @@ use std::path::Path;
 use std::time::Instant;
 
 use anyhow::Context;
-use serde_json::{json, Value};
 
 use crate::cli::MergeArgs;
 use crate::grid::Size;
 use crate::merge::{self, Input, MergeConfig, MergeError, Order};
-use crate::sink::{self, SinkConfig};
+use crate::sink::{self, MergeInput, MergeParams, Params, SinkConfig};
 
 use super::Outcome;
 
@@ -34,25 +33,9 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         order,
         max_per_class: args.max_per_class,
         memory: args.memory,
-        shard_rows: args
-            .shard_rows
-            .or_else(|| first.get("shard_rows").and_then(Value::as_u64))
-            .unwrap_or(1_000_000)
-            .max(1),
-        zstd_level: args
-            .zstd_level
-            .or_else(|| {
-                first
-                    .get("zstd_level")
-                    .and_then(Value::as_i64)
-                    .and_then(|l| i32::try_from(l).ok())
-            })
-            .unwrap_or(3),
-        layout_variants: first
-            .get("variants")
-            .and_then(Value::as_u64)
-            .and_then(|v| u32::try_from(v).ok())
-            .unwrap_or(1),
+        shard_rows: args.shard_rows.unwrap_or(first.shard_rows).max(1),
+        zstd_level: args.zstd_level.unwrap_or(first.zstd_level),
+        layout_variants: first.variants,
     };
     let params = params(&inputs, &config, size);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -116,30 +99,35 @@ fn refuse_out_as_input(out: &Path, inputs: &[Input]) -> anyhow::Result<()> {
 /// The merged bank's params: the options, every input's params (provenance: seeds
 /// and generation options), `bands` when all inputs agree on it (so that `verify`
 /// checks bands), and `count` (set by the merge to the rows written).
-fn params(inputs: &[Input], config: &MergeConfig, size: Size) -> Value {
+fn params(inputs: &[Input], config: &MergeConfig, size: Size) -> Params {
     let bands: BTreeSet<Option<&str>> = inputs
         .iter()
-        .map(|i| i.manifest.params.get("bands").and_then(Value::as_str))
+        .map(|i| i.manifest.params.bands.as_deref())
         .collect();
-    let mut p = json!({
-        "size": size.side(),
-        "shard_rows": config.shard_rows,
-        "zstd_level": config.zstd_level,
-        "merge": {
-            "order": config.order.name(),
-            "max_per_class": config.max_per_class,
-            "layout_variants": config.layout_variants,
-            "inputs": inputs.iter().map(|i| json!({
-                "dir": i.dir.display().to_string(),
-                "rows": i.manifest.rows,
-                "params": i.manifest.params,
-            })).collect::<Vec<_>>(),
-        },
-    });
-    if let [Some(b)] = bands.into_iter().collect::<Vec<_>>()[..] {
-        p["bands"] = json!(b);
+    let bands = match bands.into_iter().collect::<Vec<_>>()[..] {
+        [Some(b)] => Some(b.to_string()),
+        _ => None,
+    };
+    Params {
+        size: size.side() as u64,
+        shard_rows: config.shard_rows,
+        zstd_level: config.zstd_level,
+        bands,
+        merge: Some(MergeParams {
+            order: config.order.name().to_string(),
+            max_per_class: config.max_per_class,
+            layout_variants: config.layout_variants,
+            inputs: inputs
+                .iter()
+                .map(|i| MergeInput {
+                    dir: i.dir.display().to_string(),
+                    rows: i.manifest.rows,
+                    params: i.manifest.params.clone(),
+                })
+                .collect(),
+        }),
+        ..Params::default()
     }
-    p
 }
 
 /// For a merge of one run's workers: the worker indices not given, if any.
@@ -147,18 +135,14 @@ fn missing_workers(inputs: &[Input], order: Order) -> Option<String> {
     if order != Order::Id {
         return None;
     }
-    let p = &inputs[0].manifest.params;
-    let workers = p.get("workers").and_then(Value::as_u64)?;
+    let workers = inputs[0].manifest.params.workers;
     let given: BTreeSet<u64> = inputs
         .iter()
-        .filter(|i| i.manifest.params.get("workers").and_then(Value::as_u64) == Some(workers))
-        .filter_map(|i| i.manifest.params.get("worker").and_then(Value::as_u64))
+        .filter(|i| i.manifest.params.workers == workers)
+        .map(|i| i.manifest.params.worker)
         .collect();
     // A single-process bank of the same run covers every worker's shards.
-    if inputs
-        .iter()
-        .any(|i| i.manifest.params.get("workers").and_then(Value::as_u64) == Some(1))
-    {
+    if inputs.iter().any(|i| i.manifest.params.workers == 1) {
         return None;
     }
     let missing: Vec<String> = (0..workers)

@@ -25,13 +25,13 @@ const HISTOGRAMS: &str = "histograms";
 pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let dir = &args.out;
     let manifest = bank::read_manifest(dir)?;
-    let size = bank::bank_size(&manifest.params).map_err(|e| {
+    let size = manifest.params.board_size().map_err(|e| {
         anyhow::anyhow!("{}: params.{e}", dir.join(crate::sink::MANIFEST).display())
     })?;
     let table = manifest
         .params
-        .get("bands")
-        .and_then(|b| b.as_str())
+        .bands
+        .as_deref()
         .and_then(|spec| BandTable::parse_for(spec, size).ok());
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.map_or(0, |t| t as usize))

@@ -90,7 +90,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         .build()
         .context("starting the worker threads")?;
 
-    let size = bank::bank_size(&manifest.params).map_err(|e| {
+    let size = manifest.params.board_size().map_err(|e| {
         anyhow::anyhow!("{}: params.{e}", dir.join(crate::sink::MANIFEST).display())
     })?;
     if let Some(asked) = args.size {
