@@ -38,7 +38,8 @@ use crate::board::Board;
 use crate::grid::Size;
 use crate::pipeline::{self, canonical_key};
 use crate::sink::{
-    self, BankWriter, FrameEncoder, Manifest, Params, SinkConfig, SinkError, SpillDir, SpillReader,
+    self, BankWriter, FrameEncoder, FrameSender, Manifest, Params, SinkConfig, SinkError, SpillDir,
+    SpillReader,
 };
 
 /// Estimated memory of one row of boards `C` held in memory: the record, its share
@@ -363,35 +364,15 @@ impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Record<C> {
 impl<C> Record<C> {
     /// Appends the CSV row with id `id`, byte for byte as `generate` writes it.
     fn format<B: Board<Cells = C>>(&self, id: u64, out: &mut Vec<u8>) {
-        let mut buf = [0u8; 625];
-        let buf = &mut buf[..B::SIZE.n_cells()];
-        let mut num = itoa::Buffer::new();
-        out.extend_from_slice(num.format(id).as_bytes());
-        out.push(b',');
-        B::format_into(&self.puzzle, buf);
-        out.extend_from_slice(buf);
-        out.push(b',');
-        B::format_into(&self.solution, buf);
-        out.extend_from_slice(buf);
-        out.push(b',');
-        out.extend_from_slice(num.format(self.clues).as_bytes());
-        out.push(b',');
-        let band = self.difficulty.as_str();
-        if band.contains([',', '"', '\n', '\r']) {
-            // Never in a generated bank (band names are [A-Za-z0-9_-]), but an input's
-            // CSV may have quoted it: keep the output valid CSV.
-            out.push(b'"');
-            out.extend_from_slice(band.replace('"', "\"\"").as_bytes());
-            out.push(b'"');
-        } else {
-            out.extend_from_slice(band.as_bytes());
-        }
-        out.push(b',');
-        if let Some(c) = &self.canonical {
-            B::format_zeros_into(c, buf);
-            out.extend_from_slice(buf);
-        }
-        out.push(b'\n');
+        sink::format_row::<B>(
+            out,
+            id,
+            &self.puzzle,
+            &self.solution,
+            self.clues,
+            self.difficulty.as_str(),
+            self.canonical.as_ref(),
+        );
     }
 }
 
@@ -674,44 +655,21 @@ fn write_bank<B: Board>(
     let shard_rows = out.shard_rows;
     let writer = BankWriter::create(out, params)?;
     let layout = pipeline::frame_layout(summary.rows_written, config.layout_variants, shard_rows);
-    // As in the pipeline, a writer thread takes the frames in id order, so that file
-    // writes and fsyncs overlap the next wave's compression; the bounded channel
-    // keeps memory flat.
-    let (to_writer, frames) = std::sync::mpsc::sync_channel::<(u64, u64, Vec<u8>)>(8);
-    std::thread::scope(|scope| {
-        let writer_thread = scope.spawn(move || -> Result<Manifest, SinkError> {
-            let mut writer = writer;
-            for (first_id, n_rows, frame) in frames {
-                writer.write_block(first_id, n_rows, &frame)?;
-            }
-            writer.finish()
-        });
-        let produced = encode_frames::<B>(
-            &mut records,
-            layout,
-            config.zstd_level,
-            shard_rows,
-            |block| to_writer.send(block).is_ok(),
-        );
-        drop(to_writer);
-        let written = writer_thread
-            .join()
-            .expect("the writer thread does not panic");
-        // A writer error explains why the producer stopped, so it wins.
-        let manifest = written?;
-        produced?;
-        Ok(manifest)
-    })
+    sink::write_frames(
+        writer,
+        |_, _| {},
+        |sender| encode_frames::<B>(&mut records, layout, config.zstd_level, shard_rows, sender),
+    )
 }
 
 /// Cuts `records` by `layout`, formats and compresses the blocks in parallel waves and
-/// hands each `(first_id, n_rows, frame)` to `send`, in id order, until it says stop.
+/// sends each frame to the writer, in id order, until the writer stops.
 fn encode_frames<B: Board>(
     records: &mut impl Iterator<Item = Result<Record<B::Cells>, MergeError>>,
     layout: impl Iterator<Item = std::ops::Range<u64>>,
     level: i32,
     shard_rows: u64,
-    mut send: impl FnMut((u64, u64, Vec<u8>)) -> bool,
+    sender: &FrameSender,
 ) -> Result<(), MergeError> {
     let mut layout = layout.peekable();
     let wave_len = rayon::current_num_threads() * 2;
@@ -725,11 +683,12 @@ fn encode_frames<B: Board>(
             debug_assert_eq!(rows.len() as u64, range.end - range.start);
             wave.push((range.start, rows));
         }
-        let frames = wave
-            .par_iter()
+        let mut frames: Vec<Vec<u8>> = wave.iter().map(|_| sender.buffer()).collect();
+        wave.par_iter()
+            .zip(frames.par_iter_mut())
             .map_init(
                 || (FrameEncoder::new(level), Vec::new()),
-                |(encoder, plain), (first_id, rows)| {
+                |(encoder, plain), ((first_id, rows), frame)| {
                     let encoder = encoder
                         .as_mut()
                         .map_err(|e| io::Error::new(e.kind(), e.to_string()))?;
@@ -737,15 +696,13 @@ fn encode_frames<B: Board>(
                     for (id, r) in (*first_id..).zip(rows) {
                         r.format::<B>(id, plain);
                     }
-                    let mut frame = Vec::new();
-                    encoder.encode(plain, &mut frame)?;
-                    Ok(frame)
+                    encoder.encode(plain, frame)
                 },
             )
-            .collect::<io::Result<Vec<_>>>()
+            .collect::<io::Result<()>>()
             .map_err(MergeError::Compress)?;
         for ((first_id, rows), frame) in wave.iter().zip(frames) {
-            if !send((*first_id, rows.len() as u64, frame)) {
+            if !sender.send(*first_id, rows.len() as u64, frame) {
                 return Ok(()); // the writer failed; its error is reported
             }
         }

@@ -19,7 +19,6 @@
 
 use std::cell::RefCell;
 use std::collections::HashSet;
-use std::sync::mpsc;
 use std::time::{Duration, Instant, SystemTime};
 
 use rand::Rng;
@@ -30,7 +29,7 @@ use crate::generate::{Carve, Fill, Symmetry};
 use crate::grade::BandTable;
 use crate::grid::Size;
 use crate::rng::{item_rng, Purpose};
-use crate::sink::{BankWriter, FrameEncoder, Manifest, SinkError};
+use crate::sink::{self, BankWriter, FrameEncoder, FrameSender, Manifest, SinkError};
 use crate::timing::{Stage, StageRecorder, StageReport};
 
 /// Seeds per batch of phase 1. Part of the determinism contract: changing it changes
@@ -261,39 +260,6 @@ fn for_each_variant<B: Board>(
     }
 }
 
-/// Appends one CSV row. Every field is from a fixed alphabet (digits, '.', band names
-/// of `[A-Za-z0-9_-]`), so no quoting is ever needed and the row is written by hand,
-/// byte for byte, without allocating.
-#[inline]
-pub fn format_row<B: Board>(
-    out: &mut Vec<u8>,
-    id: u64,
-    puzzle: &B::Cells,
-    solution: &B::Cells,
-    seed: &SeedPuzzle<B::Cells>,
-    band: &str,
-) {
-    // A board's cells are exactly as many bytes as its text: the buffer is one.
-    let mut text = B::empty();
-    let buf = text.as_mut();
-    let mut num = itoa::Buffer::new();
-    out.extend_from_slice(num.format(id).as_bytes());
-    out.push(b',');
-    B::format_into(puzzle, buf);
-    out.extend_from_slice(buf);
-    out.push(b',');
-    B::format_into(solution, buf);
-    out.extend_from_slice(buf);
-    out.push(b',');
-    out.extend_from_slice(num.format(seed.n_clues).as_bytes());
-    out.push(b',');
-    out.extend_from_slice(band.as_bytes());
-    out.push(b',');
-    B::format_zeros_into(&seed.canonical, buf);
-    out.extend_from_slice(buf);
-    out.push(b'\n');
-}
-
 /// A contiguous id range inside one shard, formatted in parallel.
 struct Block {
     first_id: u64,
@@ -361,7 +327,15 @@ fn format_block<B: Board>(
         for_each_variant::<B>(plan, j, seed, upto, seen, |v, puzzle, solution| {
             let id = j * k + u64::from(v);
             if id >= block.first_id {
-                format_row::<B>(out, id, puzzle, solution, seed, band);
+                sink::format_row::<B>(
+                    out,
+                    id,
+                    puzzle,
+                    solution,
+                    seed.n_clues,
+                    band,
+                    Some(&seed.canonical),
+                );
             }
         });
     }
@@ -507,126 +481,96 @@ pub fn run<B: Board>(
         expand: recorder(Stage::Expand),
     });
     let mut write_rec = histograms.then(|| recorder(Stage::Write));
-    // The writer runs on its own thread so file writes overlap generation; the
-    // bounded channel is what keeps memory flat. Buffers travel back for reuse.
-    let (to_writer, from_pipeline) = mpsc::sync_channel::<(u64, u64, Vec<u8>)>(8);
-    let (recycle, recycled) = mpsc::channel::<Vec<u8>>();
-    std::thread::scope(|scope| {
-        let write_rec = &mut write_rec;
-        let writer_thread = scope.spawn(move || -> Result<Manifest, SinkError> {
-            let mut writer = writer;
-            for (first_id, n_rows, buf) in from_pipeline {
-                let t = Instant::now();
-                writer.write_block(first_id, n_rows, &buf)?;
-                if let Some(r) = write_rec.as_mut() {
-                    r.record(t.elapsed(), n_rows);
-                }
-                let _ = recycle.send(buf);
-            }
-            writer.finish()
-        });
-        let produced = (|| -> Result<(), PipelineError> {
-            let mut written = 0u64;
-            for batch_start in (first_batch..n_seeds).step_by(SEED_BATCH as usize) {
-                let batch_end = n_seeds.min(batch_start + SEED_BATCH);
-                let make = |j, round| make_seed::<B>(plan, j, round);
-                let seeds = make_seed_batch(
-                    &make,
-                    batch_start..batch_end,
-                    n_seeds,
-                    max_rounds(plan.size),
-                    &mut seen,
-                    &mut summary,
-                )?;
-                if let Some(r) = rec.as_mut() {
-                    for s in &seeds {
-                        let n = u64::from(s.attempts);
-                        r.fill.record(s.fill_time, n);
-                        r.carve.record(s.carve_time, n);
-                        r.canon.record(s.canon_time, 1);
-                    }
-                }
-                let ids = (start.id.max(batch_start * k), plan.count.min(batch_end * k));
-                // Format and compress a wave of blocks in parallel, then send them in
-                // id order. A worker keeps only the blocks of its own shards; it still
-                // made every seed above, because later seeds depend on them.
-                let mut all = blocks(ids.0, ids.1, shard_rows, k);
-                all.retain(|b| output.owns(b.first_id / shard_rows));
-                for b in &all {
-                    for j in (b.first_id / k)..b.end_id.div_ceil(k) {
-                        let band = seeds[(j - batch_start) as usize].band as usize;
-                        summary.band_rows[band] +=
-                            b.end_id.min((j + 1) * k) - b.first_id.max(j * k);
-                    }
-                }
-                for wave in all.chunks(rayon::current_num_threads() * 2) {
-                    let mut bufs: Vec<(Vec<u8>, Duration)> = wave
-                        .iter()
-                        .map(|_| (recycled.try_recv().unwrap_or_default(), Duration::ZERO))
-                        .collect();
-                    wave.par_iter()
-                        .zip(bufs.par_iter_mut())
-                        .try_for_each(|(b, (frame, took))| {
-                            let t = Instant::now();
-                            with_scratch(output.zstd_level, |scratch| {
-                                FrameEncoder::begin_block(
-                                    shard_rows,
-                                    b.first_id,
-                                    &mut scratch.plain,
-                                );
-                                with_seen::<B, _>(|seen| {
-                                    format_block::<B>(plan, b, batch_start, &seeds, scratch, seen)
-                                });
-                                scratch.encoder.encode(&scratch.plain, frame)
-                            })?;
-                            *took = t.elapsed();
-                            Ok(())
-                        })
-                        .map_err(PipelineError::Compress)?;
-                    for (b, (buf, took)) in wave.iter().zip(bufs) {
-                        let n_rows = b.end_id - b.first_id;
-                        if let Some(r) = rec.as_mut() {
-                            r.expand.record_one(took, n_rows);
-                        }
-                        to_writer
-                            .send((b.first_id, n_rows, buf))
-                            .map_err(|_| PipelineError::WriterGone)?;
-                        written += n_rows;
-                        progress(written);
-                    }
+    let on_write = |elapsed, n_rows| {
+        if let Some(r) = write_rec.as_mut() {
+            r.record(elapsed, n_rows);
+        }
+    };
+    let produce = |sender: &FrameSender| -> Result<(), PipelineError> {
+        let mut written = 0u64;
+        for batch_start in (first_batch..n_seeds).step_by(SEED_BATCH as usize) {
+            let batch_end = n_seeds.min(batch_start + SEED_BATCH);
+            let make = |j, round| make_seed::<B>(plan, j, round);
+            let seeds = make_seed_batch(
+                &make,
+                batch_start..batch_end,
+                n_seeds,
+                max_rounds(plan.size),
+                &mut seen,
+                &mut summary,
+            )?;
+            if let Some(r) = rec.as_mut() {
+                for s in &seeds {
+                    let n = u64::from(s.attempts);
+                    r.fill.record(s.fill_time, n);
+                    r.carve.record(s.carve_time, n);
+                    r.canon.record(s.canon_time, 1);
                 }
             }
-            Ok(())
-        })();
-        drop(to_writer);
-        let written = writer_thread
-            .join()
-            .expect("the writer thread does not panic");
-        // A writer error explains a producer's WriterGone, so it wins.
-        let manifest = match (produced, written) {
-            (_, Err(e)) => return Err(PipelineError::from(e)),
-            (Err(e), Ok(_)) => return Err(e),
-            (Ok(()), Ok(m)) => m,
-        };
-        summary.rows = manifest.rows;
-        summary.elapsed = started.elapsed();
-        Ok((summary, manifest))
-    })
-    .map(|(summary, manifest)| {
-        let mut reports = Vec::new();
-        if let Some(r) = rec {
-            reports.extend([
-                r.fill.finish(),
-                r.carve.finish(),
-                r.canon.finish(),
-                r.expand.finish(),
-            ]);
+            let ids = (start.id.max(batch_start * k), plan.count.min(batch_end * k));
+            // Format and compress a wave of blocks in parallel, then send them in
+            // id order. A worker keeps only the blocks of its own shards; it still
+            // made every seed above, because later seeds depend on them.
+            let mut all = blocks(ids.0, ids.1, shard_rows, k);
+            all.retain(|b| output.owns(b.first_id / shard_rows));
+            for b in &all {
+                for j in (b.first_id / k)..b.end_id.div_ceil(k) {
+                    let band = seeds[(j - batch_start) as usize].band as usize;
+                    summary.band_rows[band] += b.end_id.min((j + 1) * k) - b.first_id.max(j * k);
+                }
+            }
+            for wave in all.chunks(rayon::current_num_threads() * 2) {
+                let mut bufs: Vec<(Vec<u8>, Duration)> = wave
+                    .iter()
+                    .map(|_| (sender.buffer(), Duration::ZERO))
+                    .collect();
+                wave.par_iter()
+                    .zip(bufs.par_iter_mut())
+                    .try_for_each(|(b, (frame, took))| {
+                        let t = Instant::now();
+                        with_scratch(output.zstd_level, |scratch| {
+                            FrameEncoder::begin_block(shard_rows, b.first_id, &mut scratch.plain);
+                            with_seen::<B, _>(|seen| {
+                                format_block::<B>(plan, b, batch_start, &seeds, scratch, seen)
+                            });
+                            scratch.encoder.encode(&scratch.plain, frame)
+                        })?;
+                        *took = t.elapsed();
+                        Ok(())
+                    })
+                    .map_err(PipelineError::Compress)?;
+                for (b, (buf, took)) in wave.iter().zip(bufs) {
+                    let n_rows = b.end_id - b.first_id;
+                    if let Some(r) = rec.as_mut() {
+                        r.expand.record_one(took, n_rows);
+                    }
+                    if !sender.send(b.first_id, n_rows, buf) {
+                        return Err(PipelineError::WriterGone);
+                    }
+                    written += n_rows;
+                    progress(written);
+                }
+            }
         }
-        if let Some(w) = write_rec {
-            reports.push(w.finish());
-        }
-        (summary, manifest, reports)
-    })
+        Ok(())
+    };
+    // A writer error explains a producer's WriterGone, so it wins (write_frames).
+    let manifest = sink::write_frames(writer, on_write, produce)?;
+    summary.rows = manifest.rows;
+    summary.elapsed = started.elapsed();
+    let mut reports = Vec::new();
+    if let Some(r) = rec {
+        reports.extend([
+            r.fill.finish(),
+            r.carve.finish(),
+            r.canon.finish(),
+            r.expand.finish(),
+        ]);
+    }
+    if let Some(w) = write_rec {
+        reports.push(w.finish());
+    }
+    Ok((summary, manifest, reports))
 }
 
 #[cfg(test)]

@@ -16,10 +16,13 @@
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
+use crate::board::Board;
 use crate::grid::Size;
 
 /// The CSV header of every shard.
@@ -301,6 +304,113 @@ fn sync_dir(dir: &Path) -> Result<(), SinkError> {
     File::open(dir)
         .and_then(|d| d.sync_all())
         .map_err(io_err("syncing directory", dir))
+}
+
+/// Frames in flight between a producer and the writer thread: the bound is what
+/// keeps memory flat when the disk is slower than the producer.
+const FRAMES_IN_FLIGHT: usize = 8;
+
+/// The producer's end of [`write_frames`]: sends frames to the writer thread in id
+/// order, and gets their buffers back for reuse.
+pub struct FrameSender {
+    frames: mpsc::SyncSender<(u64, u64, Vec<u8>)>,
+    recycled: mpsc::Receiver<Vec<u8>>,
+}
+
+impl FrameSender {
+    /// A buffer for the next frame: one the writer is done with, or a new one.
+    pub fn buffer(&self) -> Vec<u8> {
+        self.recycled.try_recv().unwrap_or_default()
+    }
+
+    /// Sends the frame of rows `first_id..first_id + n_rows`; `false` when the
+    /// writer has stopped (its error is what [`write_frames`] returns).
+    #[must_use]
+    pub fn send(&self, first_id: u64, n_rows: u64, frame: Vec<u8>) -> bool {
+        self.frames.send((first_id, n_rows, frame)).is_ok()
+    }
+}
+
+/// Runs `produce` on this thread while a writer thread appends the frames it sends
+/// to `writer`, so that file writes and fsyncs overlap the next frames' work; then
+/// finishes the bank. `on_write(elapsed, rows)` runs on the writer thread after each
+/// frame. The one writer of `generate` and `merge`. An error of the writer wins over
+/// the producer's, because it explains why the producer stopped.
+pub fn write_frames<E: From<SinkError>>(
+    writer: BankWriter,
+    mut on_write: impl FnMut(Duration, u64) + Send,
+    produce: impl FnOnce(&FrameSender) -> Result<(), E>,
+) -> Result<Manifest, E> {
+    let (to_writer, frames) = mpsc::sync_channel::<(u64, u64, Vec<u8>)>(FRAMES_IN_FLIGHT);
+    let (recycle, recycled) = mpsc::channel::<Vec<u8>>();
+    std::thread::scope(|scope| {
+        let writer_thread = scope.spawn(move || -> Result<Manifest, SinkError> {
+            let mut writer = writer;
+            for (first_id, n_rows, frame) in frames {
+                let t = Instant::now();
+                writer.write_block(first_id, n_rows, &frame)?;
+                on_write(t.elapsed(), n_rows);
+                let _ = recycle.send(frame);
+            }
+            writer.finish()
+        });
+        let sender = FrameSender {
+            frames: to_writer,
+            recycled,
+        };
+        let produced = produce(&sender);
+        drop(sender);
+        let written = writer_thread
+            .join()
+            .expect("the writer thread does not panic");
+        match (produced, written) {
+            (_, Err(e)) => Err(E::from(e)),
+            (Err(e), Ok(_)) => Err(e),
+            (Ok(()), Ok(manifest)) => Ok(manifest),
+        }
+    })
+}
+
+/// Appends one CSV row of a bank (DESIGN.md's columns `id,puzzle,solution,clues,
+/// difficulty,canonical`) for boards `B`: the one row format of `generate` and
+/// `merge`. `canonical: None` leaves its field empty. A band name that needs CSV
+/// quoting (never a generated one: those are `[A-Za-z0-9_-]`) is quoted.
+pub fn format_row<B: Board>(
+    out: &mut Vec<u8>,
+    id: u64,
+    puzzle: &B::Cells,
+    solution: &B::Cells,
+    clues: u16,
+    band: &str,
+    canonical: Option<&B::Cells>,
+) {
+    // A board's cells are exactly as many bytes as its text: the buffer is one.
+    let mut text = B::empty();
+    let buf = text.as_mut();
+    let mut num = itoa::Buffer::new();
+    out.extend_from_slice(num.format(id).as_bytes());
+    out.push(b',');
+    B::format_into(puzzle, buf);
+    out.extend_from_slice(buf);
+    out.push(b',');
+    B::format_into(solution, buf);
+    out.extend_from_slice(buf);
+    out.push(b',');
+    out.extend_from_slice(num.format(clues).as_bytes());
+    out.push(b',');
+    if band.contains([',', '"', '\n', '\r']) {
+        out.push(b'"');
+        out.extend_from_slice(band.replace('"', "\"\"").as_bytes());
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(band.as_bytes());
+    }
+    out.push(b',');
+    if let Some(c) = canonical {
+        B::format_zeros_into(c, buf);
+        out.extend_from_slice(buf);
+    }
+    out.push(b'\n');
 }
 
 /// Name of the scratch directory under an output directory (hidden; see [`SpillDir`]).
