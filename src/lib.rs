@@ -22,6 +22,8 @@
 //! * [`board`] — the `Board` trait: what the pipeline, `bench` and the commands need
 //!   from a size, implemented by the 9×9 fast path (`Nine`) and the `nxn` engine
 //!   (`Nxn<S>`). Code over `B: Board` is monomorphised, so the 9×9 path pays nothing.
+//! * [`seed`] — making one seed of a run: fill, carve into its band, retry, then the
+//!   canonical form; one PCG stream per seed and round.
 //! * [`pipeline`] — rayon wiring and ordering: seeds, deduplication, expansion,
 //!   blocks of rows to the writer thread. No puzzle logic.
 //! * [`timing`] — one HdrHistogram per pipeline stage, recorded by the thread that
@@ -73,6 +75,7 @@ pub mod merge;
 pub mod nxn;
 pub mod pipeline;
 pub mod rng;
+pub mod seed;
 pub mod sink;
 pub mod solve;
 pub mod stats;

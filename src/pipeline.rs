@@ -1,6 +1,6 @@
 //! The main job's wiring: seed population, expansion, and the ordered hand-off to the
-//! sink. Rayon and ordering only — the puzzle logic lives in `generate`, `transform`,
-//! `canon` and `grade`, the file writing in `sink`.
+//! sink. Rayon and ordering only — making one seed lives in `seed`, the puzzle logic
+//! in `generate`, `transform`, `canon` and `grade`, the file writing in `sink`.
 //!
 //! Shape of a run (DESIGN.md):
 //!
@@ -21,7 +21,6 @@ use std::cell::RefCell;
 use std::collections::HashSet;
 use std::time::{Duration, Instant, SystemTime};
 
-use rand::Rng;
 use rayon::prelude::*;
 
 use crate::board::Board;
@@ -29,6 +28,7 @@ use crate::generate::{Carve, Fill, Symmetry};
 use crate::grade::BandTable;
 use crate::grid::Size;
 use crate::rng::{item_rng, Purpose};
+use crate::seed::{make_seed, BandUnreachable, Recipe, SeedPuzzle};
 use crate::sink::{self, BankWriter, FrameEncoder, FrameSender, Manifest, SinkError};
 use crate::timing::{Stage, StageRecorder, StageReport};
 
@@ -72,15 +72,8 @@ pub struct Plan {
 /// Why a run could not be completed.
 #[derive(Debug, thiserror::Error)]
 pub enum PipelineError {
-    #[error("band {band:?} ({lo}-{hi} clues) was not reached in {attempts} attempts with --carve {carve}; {hint}")]
-    BandUnreachable {
-        band: String,
-        lo: u16,
-        hi: u16,
-        attempts: u32,
-        carve: &'static str,
-        hint: &'static str,
-    },
+    #[error(transparent)]
+    BandUnreachable(#[from] BandUnreachable),
     #[error("only {found} essentially different seed puzzles found after {rounds} rounds of replacing duplicates, {wanted} needed; ask for fewer seeds (raise --variants) or widen the bands")]
     SeedSpaceExhausted {
         found: u64,
@@ -93,22 +86,6 @@ pub enum PipelineError {
     Compress(std::io::Error),
     #[error("the writer thread stopped unexpectedly")]
     WriterGone,
-}
-
-/// One seed puzzle, made the expensive way; `C` is the board's cells.
-#[derive(Clone, Copy, Debug)]
-pub struct SeedPuzzle<C> {
-    pub puzzle: C,
-    pub solution: C,
-    pub canonical: C,
-    pub n_clues: u16,
-    pub band: u8,
-    /// Fill-and-carve attempts it took to land in the band.
-    pub attempts: u32,
-    /// Time spent filling, carving (all attempts) and canonicalising this seed.
-    pub fill_time: Duration,
-    pub carve_time: Duration,
-    pub canon_time: Duration,
 }
 
 /// Counters of a finished run, for the summary.
@@ -125,53 +102,19 @@ pub struct Summary {
     pub elapsed: Duration,
 }
 
-/// Makes seed `j` in replacement round `round`: fill, then carve until it lands in its band.
-pub fn make_seed<B: Board>(
-    plan: &Plan,
-    j: u64,
-    round: u32,
-) -> Result<SeedPuzzle<B::Cells>, PipelineError> {
-    let band = plan.selected[(j % plan.selected.len() as u64) as usize];
-    let spec = &plan.bands.bands()[band];
-    let mut rng = item_rng(plan.seed, Purpose::Seed, j, round);
-    let (mut fill_time, mut carve_time) = (Duration::ZERO, Duration::ZERO);
-    for attempt in 1..=plan.max_attempts {
-        let t0 = Instant::now();
-        let solution = B::fill(plan.fill, &mut rng);
-        let t1 = Instant::now();
-        let target = rng.random_range(spec.lo..=spec.hi);
-        let out = B::carve(plan.carve, target, plan.symmetry, &solution, &mut rng);
-        let t2 = Instant::now();
-        fill_time += t1 - t0;
-        carve_time += t2 - t1;
-        if plan.bands.accepts(band, out.n_clues) {
-            let canonical = B::canonical_form(&out.puzzle);
-            return Ok(SeedPuzzle {
-                puzzle: out.puzzle,
-                solution,
-                canonical,
-                n_clues: out.n_clues,
-                band: band as u8,
-                attempts: attempt,
-                fill_time,
-                carve_time,
-                canon_time: t2.elapsed(),
-            });
+impl Plan {
+    /// What making one seed needs of the plan.
+    pub fn recipe(&self) -> Recipe<'_> {
+        Recipe {
+            seed: self.seed,
+            fill: self.fill,
+            carve: self.carve,
+            symmetry: self.symmetry,
+            bands: &self.bands,
+            selected: &self.selected,
+            max_attempts: self.max_attempts,
         }
     }
-    Err(PipelineError::BandUnreachable {
-        band: spec.name.clone(),
-        lo: spec.lo,
-        hi: spec.hi,
-        attempts: plan.max_attempts,
-        carve: plan.carve.name(),
-        hint: match plan.carve {
-            Carve::Minimal => "minimal puzzles rarely have this many clues; try --carve target",
-            Carve::Target | Carve::AddClues | Carve::Unavoidable => {
-                "puzzles this sparse are very rare; widen the band"
-            }
-        },
-    })
 }
 
 /// Makes the seeds `range` of phase 1 with `make(j, round)`, replacing, in index
@@ -490,7 +433,8 @@ pub fn run<B: Board>(
         let mut written = 0u64;
         for batch_start in (first_batch..n_seeds).step_by(SEED_BATCH as usize) {
             let batch_end = n_seeds.min(batch_start + SEED_BATCH);
-            let make = |j, round| make_seed::<B>(plan, j, round);
+            let recipe = plan.recipe();
+            let make = |j, round| Ok(make_seed::<B>(&recipe, j, round)?);
             let seeds = make_seed_batch(
                 &make,
                 batch_start..batch_end,
