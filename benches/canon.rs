@@ -9,11 +9,11 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
-use sudoku_factory::canon::Canonicalizer;
-use sudoku_factory::grid::{parse_line, parse_sized};
-use sudoku_factory::nxn::canon::Canonicalizer as NxnCanonicalizer;
-use sudoku_factory::nxn::transform::Transform;
-use sudoku_factory::nxn::{Box2, Box4, Box5, Shape};
+use sudoku_factory::engine::canon::Canonicalizer;
+use sudoku_factory::engine::grid::{parse_line, parse_sized};
+use sudoku_factory::engine::nxn::canon::Canonicalizer as NxnCanonicalizer;
+use sudoku_factory::engine::nxn::transform::Transform;
+use sudoku_factory::engine::nxn::{Box2, Box4, Box5, Shape};
 
 const GRID: &str =
     "123456789456789123789123456214365897365897214897214365531642978642978531978531642";

@@ -10,12 +10,12 @@
 //! the same CSV bytes, and measures memory at 10 million rows.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_factory::board::Nine;
-use sudoku_factory::generate::{Carve, Fill, Symmetry};
-use sudoku_factory::grade::BandTable;
-use sudoku_factory::grid::Size;
-use sudoku_factory::pipeline::{run, Output, Plan, Start};
-use sudoku_factory::sink::{BankWriter, Params, SinkConfig};
+use sudoku_factory::bank::sink::{BankWriter, Params, SinkConfig};
+use sudoku_factory::engine::board::Nine;
+use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
+use sudoku_factory::engine::grade::BandTable;
+use sudoku_factory::engine::grid::Size;
+use sudoku_factory::run::pipeline::{run, Output, Plan, Start};
 
 fn plan(count: u64, variants: u32) -> Plan {
     let bands = BandTable::default_9x9();

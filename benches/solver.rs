@@ -13,9 +13,9 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use sudoku::Sudoku;
-use sudoku_factory::generate::{carve, fill, Carve, Fill};
-use sudoku_factory::grid::{parse_line, Cells};
-use sudoku_factory::solve::count_solutions;
+use sudoku_factory::engine::generate::{carve, fill, Carve, Fill};
+use sudoku_factory::engine::grid::{parse_line, Cells};
+use sudoku_factory::engine::solve::count_solutions;
 
 fn qqwing(n: usize) -> Vec<Cells> {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/qqwing-10k.txt"))

@@ -12,8 +12,8 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use sudoku::Sudoku;
-use sudoku_factory::generate::{carve, fill, Carve, Fill};
-use sudoku_factory::grid::Cells;
+use sudoku_factory::engine::generate::{carve, fill, Carve, Fill};
+use sudoku_factory::engine::grid::Cells;
 
 fn fills(c: &mut Criterion) {
     let mut g = c.benchmark_group("strategy_fill");

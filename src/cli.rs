@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::generate::{Carve, Fill, Symmetry};
-use crate::grid::Size;
+use crate::engine::generate::{Carve, Fill, Symmetry};
+use crate::engine::grid::Size;
 
 /// Parses `--size`: the side of the board, 4, 9, 16 or 25.
 fn parse_board_size(text: &str) -> Result<Size, String> {
@@ -275,7 +275,7 @@ pub struct MergeArgs {
     pub zstd_level: Option<i32>,
     /// Memory for rows held at once, e.g. 512M or 2G; larger inputs are partitioned
     /// through temporary files under OUT. Does not change the output.
-    #[arg(long, default_value = "1G", value_parser = crate::merge::parse_size)]
+    #[arg(long, default_value = "1G", value_parser = crate::bank::merge::parse_size)]
     pub memory: u64,
     /// Replace a bank already in OUT.
     #[arg(long)]

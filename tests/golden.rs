@@ -8,7 +8,7 @@
 //! stream, a new column, another compression setting, a different carve) is
 //! therefore never a test to "fix": it is a deliberate decision, and it ships with a
 //! new manifest `version` (the crate version, `version` in Cargo.toml, which
-//! `src/sink.rs` writes into `manifest.json`). [`PINNED_VERSION`] below is the version
+//! `src/bank/sink.rs` writes into `manifest.json`). [`PINNED_VERSION`] below is the version
 //! the constants were pinned at; update both together, in the same commit that says
 //! why the bytes changed.
 //!

@@ -5,11 +5,11 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
-use sudoku_factory::canon::canonical_form;
-use sudoku_factory::generate::{carve, fill, Carve, Fill};
-use sudoku_factory::grid::{is_consistent, n_clues, parse_line, solves, Cells};
-use sudoku_factory::solve::{count_solutions, solve, Verdict};
-use sudoku_factory::transform::Transform;
+use sudoku_factory::engine::canon::canonical_form;
+use sudoku_factory::engine::generate::{carve, fill, Carve, Fill};
+use sudoku_factory::engine::grid::{is_consistent, n_clues, parse_line, solves, Cells};
+use sudoku_factory::engine::solve::{count_solutions, solve, Verdict};
+use sudoku_factory::engine::transform::Transform;
 
 fn qqwing(i: usize) -> Cells {
     let text = include_str!("../data/qqwing-10k.txt");

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use common::{generate, listing, resume, Gen};
 use predicates::prelude::*;
 use sudoku_factory::bank::read_manifest;
-use sudoku_factory::sink::Manifest;
+use sudoku_factory::bank::sink::Manifest;
 
 /// The run that is killed and resumed, long enough (48 shards) to be killed mid-way.
 fn the_run(out: &Path) -> Gen {

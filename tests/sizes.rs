@@ -13,10 +13,10 @@ use std::path::Path;
 
 use common::{factory, generate, read_bank, Gen};
 use predicates::prelude::*;
-use sudoku_factory::grade::BandTable;
-use sudoku_factory::grid::{parse_sized, Size};
-use sudoku_factory::nxn::solve::{count_solutions, count_solutions_reference};
-use sudoku_factory::nxn::{solves, Box2, Box4, Box5, Shape};
+use sudoku_factory::engine::grade::BandTable;
+use sudoku_factory::engine::grid::{parse_sized, Size};
+use sudoku_factory::engine::nxn::solve::{count_solutions, count_solutions_reference};
+use sudoku_factory::engine::nxn::{solves, Box2, Box4, Box5, Shape};
 
 /// A bank of `count` puzzles of `size` into `dir`, seed 7.
 fn sized(dir: &Path, size: usize, count: u64) -> Gen {
@@ -112,7 +112,7 @@ fn all_4x4_grids() -> Vec<[u8; 16]> {
         }
         for v in 1..=4 {
             grid[at] = v;
-            if sudoku_factory::nxn::is_consistent::<Box2>(grid) {
+            if sudoku_factory::engine::nxn::is_consistent::<Box2>(grid) {
                 extend(grid, at + 1, out);
             }
         }
@@ -154,7 +154,7 @@ fn all_4x4_puzzle_classes(grids: &[[u8; 16]], canon: impl Fn(&str) -> String) ->
 
 fn text(cells: &[u8]) -> String {
     let mut out = vec![0u8; cells.len()];
-    sudoku_factory::grid::format_sized_into(cells, &mut out);
+    sudoku_factory::engine::grid::format_sized_into(cells, &mut out);
     String::from_utf8(out).unwrap()
 }
 

@@ -8,10 +8,10 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use rayon::prelude::*;
 use sudoku::Sudoku;
-use sudoku_factory::canon::canonical_form;
-use sudoku_factory::generate::{carve, fill, Carve, Fill};
-use sudoku_factory::grade::BandTable;
-use sudoku_factory::grid::is_consistent;
+use sudoku_factory::engine::canon::canonical_form;
+use sudoku_factory::engine::generate::{carve, fill, Carve, Fill};
+use sudoku_factory::engine::grade::BandTable;
+use sudoku_factory::engine::grid::is_consistent;
 
 const N: u64 = if cfg!(debug_assertions) { 20 } else { 200 };
 

@@ -7,10 +7,10 @@ mod common;
 use common::{generate, read_bank};
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
-use sudoku_factory::generate::{carve_with, fill, Carve, CarveConfig, Fill, Symmetry};
-use sudoku_factory::grid::{n_clues, parse_line, Cells};
-use sudoku_factory::solve::{count_solutions, solve, Verdict};
-use sudoku_factory::transform::Transform;
+use sudoku_factory::engine::generate::{carve_with, fill, Carve, CarveConfig, Fill, Symmetry};
+use sudoku_factory::engine::grid::{n_clues, parse_line, Cells};
+use sudoku_factory::engine::solve::{count_solutions, solve, Verdict};
+use sudoku_factory::engine::transform::Transform;
 
 /// The geometric map a symmetry is named after, as an element of the Sudoku group.
 fn as_transform(s: Symmetry) -> Transform {

@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 
 use common::{factory, generate};
 use predicates::prelude::*;
-use sudoku_factory::grade::BandTable;
-use sudoku_factory::grid::parse_line;
-use sudoku_factory::solve::count_solutions;
+use sudoku_factory::engine::grade::BandTable;
+use sudoku_factory::engine::grid::parse_line;
+use sudoku_factory::engine::solve::count_solutions;
 
 /// A 1000-row bank in shards of 300 rows, in a fresh temporary directory.
 fn bank() -> (tempfile::TempDir, PathBuf) {

@@ -9,11 +9,11 @@ use std::time::Duration;
 
 use anyhow::{bail, Context};
 
-use crate::benchmark::{self, BandPlan, BenchConfig, Budget};
+use crate::bench::{self, BandPlan, BenchConfig, Budget};
 use crate::cli::BenchArgs;
-use crate::generate::{Carve, Fill};
-use crate::grade::BandTable;
-use crate::grid::Size;
+use crate::engine::generate::{Carve, Fill};
+use crate::engine::grade::BandTable;
+use crate::engine::grid::Size;
 
 use super::Outcome;
 
@@ -49,7 +49,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         .context("starting the worker threads")?;
     let mut fills: Vec<Fill> = args.fill.iter().map(|&f| f.into()).collect();
     if fills.is_empty() {
-        fills = benchmark::default_fills();
+        fills = bench::default_fills();
     }
     fills.dedup();
     let mut carves: Vec<Carve> = args.carve.iter().map(|&c| c.into()).collect();
@@ -58,7 +58,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     }
     carves.dedup();
     for &f in &fills {
-        if let Some(reason) = crate::nxn::fill::unsuitable(f, args.size) {
+        if let Some(reason) = crate::engine::nxn::fill::unsuitable(f, args.size) {
             bail!("--fill {} on {} boards: {reason}", f.name(), args.size);
         }
     }
@@ -73,11 +73,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     };
     if config.bands.is_some() && args.size != Size::Nine {
         eprintln!("sudoku-factory: note: the sudoku crate makes 9x9 puzzles only, so there are no peer rows");
-    } else if config.bands.is_some() && !benchmark::HAS_PEER {
+    } else if config.bands.is_some() && !bench::HAS_PEER {
         eprintln!("sudoku-factory: warning: built without the sudoku-peer feature, so no sudoku crate rows");
     }
     let rows = pool.install(|| {
-        crate::with_board!(args.size, B => benchmark::run::<B>(&config, |r| match &r.banded {
+        crate::with_board!(args.size, B => bench::run::<B>(&config, |r| match &r.banded {
             None => eprintln!(
                 "sudoku-factory: {}+{}: {} puzzles, {:.1}/s",
                 r.fill, r.carve, r.puzzles, r.puzzles_per_second
@@ -92,8 +92,8 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
             ),
         }))
     });
-    print!("{}", benchmark::render_table(&rows));
-    let fastest = benchmark::render_fastest(&rows);
+    print!("{}", bench::render_table(&rows));
+    let fastest = bench::render_fastest(&rows);
     if !fastest.is_empty() {
         print!("\n{fastest}");
     }
@@ -103,7 +103,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     let csv_path = dir.join("bench.csv");
     let mut w = csv::Writer::from_path(&csv_path)
         .with_context(|| format!("creating {}", csv_path.display()))?;
-    for record in benchmark::csv_records(&rows) {
+    for record in bench::csv_records(&rows) {
         w.write_record(&record)
             .with_context(|| format!("writing {}", csv_path.display()))?;
     }
@@ -114,7 +114,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     fs::write(&json_path, json + "\n")
         .with_context(|| format!("writing {}", json_path.display()))?;
     let svg_path = dir.join("bench.svg");
-    fs::write(&svg_path, benchmark::render_svg(&rows))
+    fs::write(&svg_path, bench::render_svg(&rows))
         .with_context(|| format!("writing {}", svg_path.display()))?;
     eprintln!(
         "sudoku-factory: wrote {}/bench.{{csv,json,svg}}",

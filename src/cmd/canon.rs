@@ -2,8 +2,8 @@
 //! (puzzle or grid), written with `0` for empty cells as DESIGN.md defines it. On
 //! 16×16 and 25×25 the form is exact but can be slow on full grids (README).
 
-use crate::board::Board;
 use crate::cli::InputArgs;
+use crate::engine::board::Board;
 
 use super::{for_each_line, write_cells, Outcome};
 

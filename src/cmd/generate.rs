@@ -9,16 +9,16 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::bank::sink::{self, BankWriter, Manifest, Params, SinkConfig};
 use crate::bank::ShardReader;
-use crate::board::Board;
 use crate::cli::GenerateArgs;
-use crate::generate::{Carve, CarveConfig, Fill, Symmetry};
-use crate::grade::BandTable;
-use crate::grid::Size;
-use crate::nxn::census::{census4, CensusQuery};
-use crate::pipeline::{self, canonical_key, Output, Plan, Start, Summary};
-use crate::sink::{self, BankWriter, Manifest, Params, SinkConfig};
-use crate::timing;
+use crate::engine::board::Board;
+use crate::engine::generate::{Carve, CarveConfig, Fill, Symmetry};
+use crate::engine::grade::BandTable;
+use crate::engine::grid::Size;
+use crate::engine::nxn::census::{census4, CensusQuery};
+use crate::run::pipeline::{self, canonical_key, Output, Plan, Start, Summary};
+use crate::run::timing;
 
 use super::Outcome;
 
@@ -249,7 +249,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
 /// essentially different seeds than exist in a band, or more variants per seed than
 /// some puzzle of the band has.
 fn check_size_limits(plan: &Plan) -> anyhow::Result<()> {
-    if let Some(reason) = crate::nxn::fill::unsuitable(plan.fill, plan.size) {
+    if let Some(reason) = crate::engine::nxn::fill::unsuitable(plan.fill, plan.size) {
         bail!(
             "--fill {} on {} boards: {reason}",
             plan.fill.name(),

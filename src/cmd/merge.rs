@@ -1,5 +1,5 @@
 //! `sudoku-factory merge OUT IN...`: check every input before anything is written,
-//! choose the defaults from the first input, run [`crate::merge`] on a rayon pool of
+//! choose the defaults from the first input, run [`crate::bank::merge`] on a rayon pool of
 //! `--threads`, and print a summary on stderr (inputs, rows read, duplicates removed,
 //! rows capped, rows written).
 
@@ -9,10 +9,10 @@ use std::time::Instant;
 
 use anyhow::Context;
 
+use crate::bank::merge::{self, Input, MergeConfig, MergeError, Order};
+use crate::bank::sink::{self, MergeInput, MergeParams, Params, SinkConfig};
 use crate::cli::MergeArgs;
-use crate::grid::Size;
-use crate::merge::{self, Input, MergeConfig, MergeError, Order};
-use crate::sink::{self, MergeInput, MergeParams, Params, SinkConfig};
+use crate::engine::grid::Size;
 
 use super::Outcome;
 

@@ -1,6 +1,13 @@
 //! One file per subcommand: turn parsed arguments into library calls, read input and
 //! write output. This is the I/O edge of the crate; the puzzle logic it calls never
 //! sees a file, a terminal or a clap type.
+//!
+//! * [`generate`] — make a bank (or `--resume` one): the pipeline, progress, summary.
+//! * [`verify`] — check a bank: manifest, checksums, ids, every row re-solved.
+//! * [`stats`] — summarise a bank; the chart only where `--svg` says.
+//! * [`merge`] — combine banks of one size.
+//! * [`bench`] — measure the strategies; the table, CSV, JSON and SVG.
+//! * [`solve`], [`canon`], [`transform`] — line filters over puzzle text.
 
 pub mod bench;
 pub mod canon;
@@ -17,8 +24,8 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 
-use crate::board::Board;
-use crate::grid::parse_board;
+use crate::engine::board::Board;
+use crate::engine::grid::parse_board;
 
 /// How a command that finished went; `main` maps it to the exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

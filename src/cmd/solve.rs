@@ -2,8 +2,8 @@
 //! the solution, or a verdict (`line N: no solution`, `line N: multiple solutions`, or
 //! the parse error). Exit 1 when a puzzle has no unique solution, 2 for malformed lines.
 
-use crate::board::{Board, Verdict};
 use crate::cli::InputArgs;
+use crate::engine::board::{Board, Verdict};
 
 use super::{for_each_line, write_cells, Outcome};
 

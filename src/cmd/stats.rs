@@ -11,11 +11,11 @@ use std::path::Path;
 use anyhow::Context;
 use rayon::prelude::*;
 
+use crate::bank::stats::{self, BankStats, RatePoint, StageLatency};
 use crate::bank::{self, ShardReader};
-use crate::board::Board;
 use crate::cli::StatsArgs;
-use crate::grade::BandTable;
-use crate::stats::{self, BankStats, RatePoint, StageLatency};
+use crate::engine::board::Board;
+use crate::engine::grade::BandTable;
 
 use super::Outcome;
 
@@ -26,7 +26,10 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let dir = &args.out;
     let manifest = bank::read_manifest(dir)?;
     let size = manifest.params.board_size().map_err(|e| {
-        anyhow::anyhow!("{}: params.{e}", dir.join(crate::sink::MANIFEST).display())
+        anyhow::anyhow!(
+            "{}: params.{e}",
+            dir.join(crate::bank::sink::MANIFEST).display()
+        )
     })?;
     let table = manifest
         .params

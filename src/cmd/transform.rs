@@ -1,9 +1,9 @@
 //! `sudoku-factory transform [--size N] --seed S --count K [FILE|-]`: K random
 //! equivalents of each input line, drawn from (seed, line number) so that reruns agree.
 
-use crate::board::Board;
 use crate::cli::TransformArgs;
-use crate::rng::{item_rng, Purpose};
+use crate::engine::board::Board;
+use crate::run::rng::{item_rng, Purpose};
 
 use super::{for_each_line, write_cells, Outcome};
 

@@ -1,5 +1,5 @@
 //! `sudoku-factory verify OUT`: read a whole bank back and check it against its
-//! manifest and against the rules of a row (the checks live in [`crate::verify`]).
+//! manifest and against the rules of a row (the checks live in [`crate::bank::verify`]).
 //!
 //! Shards are checked in parallel, and inside a shard rows are read in chunks by one
 //! thread (reading is cheap) and checked in parallel (solving and the canonical form
@@ -16,12 +16,12 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
+use crate::bank::sink::ShardRecord;
+use crate::bank::verify::{self, Defect, Finding, IdSequence};
 use crate::bank::{self, Row, RowError, ShardReader};
-use crate::board::Board;
 use crate::cli::VerifyArgs;
-use crate::grade::BandTable;
-use crate::sink::ShardRecord;
-use crate::verify::{self, Defect, Finding, IdSequence};
+use crate::engine::board::Board;
+use crate::engine::grade::BandTable;
 
 use super::Outcome;
 
@@ -91,7 +91,10 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         .context("starting the worker threads")?;
 
     let size = manifest.params.board_size().map_err(|e| {
-        anyhow::anyhow!("{}: params.{e}", dir.join(crate::sink::MANIFEST).display())
+        anyhow::anyhow!(
+            "{}: params.{e}",
+            dir.join(crate::bank::sink::MANIFEST).display()
+        )
     })?;
     if let Some(asked) = args.size {
         if asked != size {
@@ -330,7 +333,7 @@ impl ShardCheck<'_> {
 mod tests {
     use super::*;
 
-    use crate::sink::MANIFEST;
+    use crate::bank::sink::MANIFEST;
 
     #[test]
     fn the_tally_counts_everything_but_keeps_a_few() {

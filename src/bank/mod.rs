@@ -1,0 +1,25 @@
+//! The bank format and everything that reads or writes a bank (DESIGN.md, "Bank
+//! layout"): a directory of zstd-compressed CSV shards and a manifest.
+//!
+//! * [`sink`] — the write side and the format: [`sink::Params`] (the manifest's typed
+//!   parameters), the one row format [`sink::format_row`], shards written atomically,
+//!   the manifest, the one writer thread [`sink::write_frames`] of `generate` and
+//!   `merge`, and `merge`'s scratch files. The only module that creates, renames or
+//!   deletes files under a bank directory.
+//! * [`reader`] — the read side: the manifest and a streaming, checksumming shard row
+//!   reader (re-exported here: `bank::read_manifest`, `bank::ShardReader`, ...).
+//! * [`verify`] — the checks of `verify` as pure functions (manifest, shard, ids, rows).
+//! * [`merge`] — combining banks of one size: dedup, a cap per canonical form, fresh
+//!   ids, within a memory budget.
+//! * [`stats`] — summaries of a bank and their SVG chart, rendered in memory.
+
+pub mod merge;
+pub mod reader;
+pub mod sink;
+pub mod stats;
+pub mod verify;
+
+pub use reader::{
+    digest_file, read_manifest, shard_files, BankError, Digest, Label, Row, RowError, ShardReader,
+    COLUMNS,
+};

@@ -1,0 +1,506 @@
+//! Reading a bank back: the manifest, and the rows of one shard as a stream.
+//!
+//! This is the read side of [`crate::bank::sink`] (which alone writes bank files), shared by
+//! `verify` and `stats`. A shard is read in one pass: the file goes through a hashing
+//! reader (so the XXH3-64 of the compressed bytes comes for free), a zstd streaming
+//! decoder (a shard is a concatenation of frames) and a csv reader that fills one
+//! reused [`csv::ByteRecord`]. Rows come out parsed into fixed-size arrays; the only
+//! text a row owns is its band name, kept inline ([`Label`]), so the hot path
+//! allocates nothing per row.
+//!
+//! Two kinds of failure: a [`RowError`] spoils one row and the stream goes on; a
+//! [`BankError`] (I/O, a corrupt zstd stream, a missing or unparsable manifest) ends
+//! the stream. Both name the file, and a row error names the line and, when it could
+//! be read, the id.
+
+use std::fmt;
+use std::fs::{self, File};
+use std::io::{self, BufReader, Read};
+use std::path::{Path, PathBuf};
+
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::bank::sink::{Manifest, HEADER, MANIFEST};
+use crate::engine::grid::{self, Cells, Size};
+
+/// The columns every shard starts with, in this order (more may follow).
+pub const COLUMNS: [&str; 6] = [
+    "id",
+    "puzzle",
+    "solution",
+    "clues",
+    "difficulty",
+    "canonical",
+];
+
+/// Why a bank or a shard could not be read any further.
+#[derive(Debug, thiserror::Error)]
+pub enum BankError {
+    // The causes are part of the message (and deliberately not `source`s, which
+    // anyhow would print a second time).
+    #[error("{action} {path}: {error}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        error: io::Error,
+    },
+    #[error("{path}: not a valid manifest: {error}")]
+    Manifest {
+        path: PathBuf,
+        error: serde_json::Error,
+    },
+    #[error("{path}, line {line}: cannot decode the shard (corrupt zstd data or CSV): {error}")]
+    Decode {
+        path: PathBuf,
+        line: u64,
+        error: csv::Error,
+    },
+    #[error("{path}: expected the header {expected:?}, found {found:?}")]
+    Header {
+        path: PathBuf,
+        expected: String,
+        found: String,
+    },
+}
+
+fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> BankError + 'a {
+    move |error| BankError::Io {
+        action,
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
+/// Reads and parses `DIR/manifest.json`.
+pub fn read_manifest(dir: &Path) -> Result<Manifest, BankError> {
+    let path = dir.join(MANIFEST);
+    let bytes = fs::read(&path).map_err(io_err("reading", &path))?;
+    serde_json::from_slice(&bytes).map_err(|error| BankError::Manifest { path, error })
+}
+
+/// A band name held inline up to 30 bytes, so that reading a row allocates nothing;
+/// longer names (allowed by `--bands`, but rare) go to the heap.
+#[derive(Clone, PartialEq, Eq)]
+pub enum Label {
+    Inline { len: u8, bytes: [u8; 30] },
+    Heap(Box<str>),
+}
+
+impl Label {
+    /// A label holding `s`.
+    pub fn new(s: &str) -> Label {
+        if s.len() <= 30 {
+            let mut bytes = [0u8; 30];
+            bytes[..s.len()].copy_from_slice(s.as_bytes());
+            Label::Inline {
+                len: s.len() as u8,
+                bytes,
+            }
+        } else {
+            Label::Heap(s.into())
+        }
+    }
+
+    pub fn as_str(&self) -> &str {
+        match self {
+            Label::Inline { len, bytes } => std::str::from_utf8(&bytes[..*len as usize])
+                .expect("built from a &str and cut at its length"),
+            Label::Heap(s) => s,
+        }
+    }
+}
+
+impl fmt::Debug for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        fmt::Debug::fmt(self.as_str(), f)
+    }
+}
+
+impl fmt::Display for Label {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One parsed row of a shard; `C` is the board's cells (9×9 unless read with
+/// [`ShardReader::next_row_of`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Row<C = Cells> {
+    /// 1-based line of the row in the decompressed shard (the header is line 1).
+    pub line: u64,
+    pub id: u64,
+    pub puzzle: C,
+    pub solution: C,
+    /// The `clues` column as written (not recounted).
+    pub clues: u16,
+    pub difficulty: Label,
+    /// The `canonical` column; `None` when the field is empty.
+    pub canonical: Option<C>,
+}
+
+/// Why one row could not be parsed. The stream goes on after it.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}{}: {reason}", id.map(|id| format!(" (id {id})")).unwrap_or_default())]
+pub struct RowError {
+    pub line: u64,
+    pub id: Option<u64>,
+    pub reason: String,
+}
+
+/// A `Read` that hashes and counts every byte that passes through it.
+struct Hashing<R> {
+    inner: R,
+    hash: Xxh3,
+    bytes: u64,
+}
+
+impl<R: Read> Read for Hashing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let n = self.inner.read(buf)?;
+        self.hash.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+}
+
+type Decoder = zstd::stream::read::Decoder<'static, BufReader<Hashing<File>>>;
+
+/// Size and XXH3-64 of a shard file as it is on disk.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Digest {
+    pub bytes: u64,
+    pub xxh3: u64,
+}
+
+impl Digest {
+    /// The checksum as the manifest writes it: 16 lowercase hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.xxh3)
+    }
+}
+
+/// Streams the rows of one shard; see the module documentation.
+pub struct ShardReader {
+    path: PathBuf,
+    csv: csv::Reader<Decoder>,
+    record: csv::ByteRecord,
+    header_read: bool,
+    failed: bool,
+}
+
+impl ShardReader {
+    /// Opens the shard at `path`. Nothing is read yet.
+    pub fn open(path: &Path) -> Result<ShardReader, BankError> {
+        let file = File::open(path).map_err(io_err("opening", path))?;
+        let hashing = Hashing {
+            inner: file,
+            hash: Xxh3::new(),
+            bytes: 0,
+        };
+        let decoder =
+            zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(1 << 16, hashing))
+                .map_err(io_err("starting to decompress", path))?;
+        let csv = csv::ReaderBuilder::new()
+            .has_headers(false)
+            // Field counts are checked per row, so that a short row is a row error
+            // and not the end of the shard.
+            .flexible(true)
+            .buffer_capacity(1 << 16)
+            .from_reader(decoder);
+        Ok(ShardReader {
+            path: path.to_path_buf(),
+            csv,
+            record: csv::ByteRecord::new(),
+            header_read: false,
+            failed: false,
+        })
+    }
+
+    /// True once the stream is broken: no more rows will come.
+    pub fn is_broken(&self) -> bool {
+        self.failed
+    }
+
+    /// The file being read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    fn read_record(&mut self) -> Result<bool, BankError> {
+        match self.csv.read_byte_record(&mut self.record) {
+            Ok(more) => Ok(more),
+            Err(error) => {
+                self.failed = true;
+                Err(BankError::Decode {
+                    path: self.path.clone(),
+                    line: self.csv.position().line(),
+                    error,
+                })
+            }
+        }
+    }
+
+    /// Reads and checks the header line: it must start with [`COLUMNS`].
+    pub fn read_header(&mut self) -> Result<(), BankError> {
+        if self.header_read {
+            return Ok(());
+        }
+        self.header_read = true;
+        let more = self.read_record()?;
+        let ok = more
+            && self.record.len() >= COLUMNS.len()
+            && COLUMNS
+                .iter()
+                .zip(self.record.iter())
+                .all(|(want, got)| want.as_bytes() == got);
+        if ok {
+            return Ok(());
+        }
+        let found = if more {
+            self.record
+                .iter()
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .collect::<Vec<_>>()
+                .join(",")
+        } else {
+            "an empty shard".to_string()
+        };
+        Err(BankError::Header {
+            path: self.path.clone(),
+            expected: String::from_utf8_lossy(HEADER.trim_ascii_end()).into_owned(),
+            found,
+        })
+    }
+
+    /// The next row: `None` at the end of the shard (or after a fatal error), a
+    /// [`RowError`] inside `Ok` for a malformed row, `Err` when the stream is broken.
+    /// Reads the header first if [`ShardReader::read_header`] was not called.
+    pub fn next_row(&mut self) -> Option<Result<Result<Row, RowError>, BankError>> {
+        self.next_row_of(Size::Nine, [0u8; grid::N_CELLS])
+    }
+
+    /// As [`ShardReader::next_row`] for a bank of boards of `size`, whose cells are
+    /// `C` (`empty` is the empty board, a template to parse into).
+    pub fn next_row_of<C: Copy + AsMut<[u8]>>(
+        &mut self,
+        size: Size,
+        empty: C,
+    ) -> Option<Result<Result<Row<C>, RowError>, BankError>> {
+        if self.failed {
+            return None;
+        }
+        if !self.header_read {
+            if let Err(e) = self.read_header() {
+                return Some(Err(e));
+            }
+        }
+        match self.read_record() {
+            Ok(false) => None,
+            Ok(true) => Some(Ok(parse_record(&self.record, size, empty))),
+            Err(e) => Some(Err(e)),
+        }
+    }
+
+    /// Reads whatever the decoder left unread and returns the file's size and
+    /// checksum. Call after the last row (or after an error) to check the file.
+    pub fn finish(self) -> Result<Digest, BankError> {
+        let path = self.path;
+        let mut hashing = self.csv.into_inner().finish().into_inner();
+        io::copy(&mut hashing, &mut io::sink()).map_err(io_err("reading", &path))?;
+        Ok(Digest {
+            bytes: hashing.bytes,
+            xxh3: hashing.hash.digest(),
+        })
+    }
+}
+
+/// Size and XXH3-64 of a file, read in one pass.
+pub fn digest_file(path: &Path) -> Result<Digest, BankError> {
+    let file = File::open(path).map_err(io_err("opening", path))?;
+    let mut hashing = Hashing {
+        inner: file,
+        hash: Xxh3::new(),
+        bytes: 0,
+    };
+    io::copy(&mut hashing, &mut io::sink()).map_err(io_err("reading", path))?;
+    Ok(Digest {
+        bytes: hashing.bytes,
+        xxh3: hashing.hash.digest(),
+    })
+}
+
+/// Parses one CSV record into a [`Row`], without allocating unless it is malformed.
+fn parse_record<C: Copy + AsMut<[u8]>>(
+    record: &csv::ByteRecord,
+    size: Size,
+    empty: C,
+) -> Result<Row<C>, RowError> {
+    let line = record.position().map_or(0, |p| p.line());
+    let field = |i: usize| record.get(i).unwrap_or_default();
+    let id = parse_int::<u64>(field(0));
+    let fail = |reason: String| RowError { line, id, reason };
+    if record.len() < COLUMNS.len() {
+        return Err(fail(format!(
+            "expected at least {} fields, found {}",
+            COLUMNS.len(),
+            record.len()
+        )));
+    }
+    let id = id.ok_or_else(|| fail(format!("id {:?} is not a number", lossy(field(0)))))?;
+    let cells = |i: usize| -> Result<C, RowError> {
+        let text = std::str::from_utf8(field(i))
+            .map_err(|_| fail(format!("{}: not UTF-8", COLUMNS[i])))?;
+        let mut out = empty;
+        grid::parse_sized(text, line as usize, size, out.as_mut())
+            .map_err(|e| fail(format!("{}: {e}", COLUMNS[i])))?;
+        Ok(out)
+    };
+    let puzzle = cells(1)?;
+    let solution = cells(2)?;
+    let clues = parse_int::<u16>(field(3))
+        .ok_or_else(|| fail(format!("clues {:?} is not a number", lossy(field(3)))))?;
+    let difficulty = std::str::from_utf8(field(4))
+        .map(Label::new)
+        .map_err(|_| fail("difficulty: not UTF-8".to_string()))?;
+    let canonical = if field(5).is_empty() {
+        None
+    } else {
+        Some(cells(5)?)
+    };
+    Ok(Row {
+        line,
+        id,
+        puzzle,
+        solution,
+        clues,
+        difficulty,
+        canonical,
+    })
+}
+
+fn parse_int<T: std::str::FromStr>(bytes: &[u8]) -> Option<T> {
+    std::str::from_utf8(bytes).ok()?.parse().ok()
+}
+
+fn lossy(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// Every file in `dir` whose name looks like a shard (`bank-*.csv.zst`), sorted.
+pub fn shard_files(dir: &Path) -> Result<Vec<String>, BankError> {
+    let mut names = Vec::new();
+    for entry in fs::read_dir(dir).map_err(io_err("reading", dir))? {
+        let entry = entry.map_err(io_err("reading", dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("bank-") && name.ends_with(".csv.zst") {
+            names.push(name);
+        }
+    }
+    names.sort();
+    Ok(names)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::io::Write;
+
+    const PUZZLE: &str =
+        "..9...43.....7.52..5......638.9.4.6.....5.9.....7.6..39..4......6....7.....837..2";
+
+    fn write_shard(dir: &Path, frames: &[&str]) -> PathBuf {
+        let path = dir.join("bank-00000.csv.zst");
+        let mut file = File::create(&path).unwrap();
+        for text in frames {
+            file.write_all(&zstd::encode_all(text.as_bytes(), 3).unwrap())
+                .unwrap();
+        }
+        path
+    }
+
+    #[test]
+    fn reads_rows_across_frames_and_hashes_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let solution = "1".repeat(81);
+        let header = std::str::from_utf8(HEADER).unwrap();
+        let a = format!("{header}0,{PUZZLE},{solution},26,hard,\n");
+        let b = format!(
+            "1,{PUZZLE},{solution},26,a-rather-long-band-name-of-more-than-30-bytes,{}\n",
+            "0".repeat(81)
+        );
+        let path = write_shard(dir.path(), &[&a, &b]);
+        let mut reader = ShardReader::open(&path).unwrap();
+        let r0 = reader.next_row().unwrap().unwrap().unwrap();
+        assert_eq!((r0.line, r0.id, r0.clues), (2, 0, 26));
+        assert_eq!(grid::Display(&r0.puzzle).to_string(), PUZZLE);
+        assert_eq!(r0.difficulty.as_str(), "hard");
+        assert_eq!(r0.canonical, None);
+        let r1 = reader.next_row().unwrap().unwrap().unwrap();
+        assert_eq!((r1.line, r1.id), (3, 1));
+        assert_eq!(
+            r1.difficulty.as_str(),
+            "a-rather-long-band-name-of-more-than-30-bytes"
+        );
+        assert_eq!(r1.canonical, Some([0; 81]));
+        assert!(reader.next_row().is_none());
+        let digest = reader.finish().unwrap();
+        assert_eq!(digest, digest_file(&path).unwrap());
+        assert_eq!(digest.bytes, fs::metadata(&path).unwrap().len());
+    }
+
+    #[test]
+    fn a_bad_row_names_its_line_and_id_and_the_stream_goes_on() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = std::str::from_utf8(HEADER).unwrap();
+        let bad = PUZZLE.replace("43", "4x");
+        let text =
+            format!("{header}7,{bad},{PUZZLE},26,hard,\n8,short\n9,{PUZZLE},{PUZZLE},2x,hard,\n");
+        let path = write_shard(dir.path(), &[&text]);
+        let mut reader = ShardReader::open(&path).unwrap();
+        let e = reader.next_row().unwrap().unwrap().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 2 (id 7): puzzle: line 2, column 8: unexpected character 'x' (expected 1-9, '.' or '0')"
+        );
+        let e = reader.next_row().unwrap().unwrap().unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "line 3 (id 8): expected at least 6 fields, found 2"
+        );
+        let e = reader.next_row().unwrap().unwrap().unwrap_err();
+        assert_eq!(e.to_string(), "line 4 (id 9): clues \"2x\" is not a number");
+        assert!(reader.next_row().is_none());
+    }
+
+    #[test]
+    fn a_wrong_header_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = write_shard(dir.path(), &["id,puzzle\n1,2\n"]);
+        let mut reader = ShardReader::open(&path).unwrap();
+        let e = reader.read_header().unwrap_err();
+        assert!(matches!(e, BankError::Header { .. }));
+        assert!(e.to_string().contains("bank-00000.csv.zst"), "{e}");
+    }
+
+    #[test]
+    fn corrupt_zstd_is_a_fatal_error_naming_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bank-00000.csv.zst");
+        fs::write(&path, b"this is not zstd at all").unwrap();
+        let mut reader = ShardReader::open(&path).unwrap();
+        let e = reader.next_row().unwrap().unwrap_err();
+        assert!(e.to_string().contains("bank-00000.csv.zst"), "{e}");
+        assert!(reader.next_row().is_none());
+        assert_eq!(reader.finish().unwrap().bytes, 23);
+    }
+
+    #[test]
+    fn a_missing_manifest_names_the_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = read_manifest(dir.path()).unwrap_err();
+        assert!(e.to_string().contains("manifest.json"), "{e}");
+        fs::write(dir.path().join(MANIFEST), b"{").unwrap();
+        let e = read_manifest(dir.path()).unwrap_err();
+        assert!(matches!(e, BankError::Manifest { .. }));
+    }
+}

@@ -1,0 +1,772 @@
+//! The bank on disk: zstd-compressed CSV shards and the manifest. This is the only
+//! module that writes bank files.
+//!
+//! Layout (DESIGN.md): `OUT/bank-00000.csv.zst`, … each a zstd frame of CSV with a
+//! header row and `shard_rows` rows (the last shorter), plus `OUT/manifest.json`.
+//! Crash safety: a shard is written under a hidden temporary name, fsynced, renamed to
+//! its final name and the directory fsynced; only then is the manifest rewritten the
+//! same way. So a file under a final name is always complete, and the manifest only
+//! lists such files.
+//!
+//! The writer takes *blocks*: already formatted CSV rows for a contiguous id range
+//! that never crosses a shard boundary (see [`BankWriter::next_boundary`]). Formatting
+//! happens in parallel upstream; here rows are only copied into the compressor, so
+//! there is no per-row work and no lock per row.
+
+use std::fs::{self, File};
+use std::io::{self, BufReader, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use serde::{Deserialize, Serialize};
+use xxhash_rust::xxh3::Xxh3;
+
+use crate::engine::board::Board;
+use crate::engine::grid::Size;
+
+/// The CSV header of every shard.
+pub const HEADER: &[u8] = b"id,puzzle,solution,clues,difficulty,canonical\n";
+/// Name of the manifest inside a bank directory.
+pub const MANIFEST: &str = "manifest.json";
+/// Directory of the stage histograms inside a bank directory.
+pub const HISTOGRAMS: &str = "histograms";
+
+/// Why the sink refused or failed.
+#[derive(Debug, thiserror::Error)]
+pub enum SinkError {
+    #[error("{0} already holds a bank (found {1}); pass --force to replace it")]
+    Occupied(PathBuf, String),
+    #[error("{0} does not match its size or checksum in the manifest; the bank cannot be resumed (check it with `sudoku-factory verify`)")]
+    Corrupt(PathBuf),
+    #[error("{action} {path}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        source: io::Error,
+    },
+}
+
+fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> SinkError + 'a {
+    move |source| SinkError::Io {
+        action,
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// One finished shard as the manifest lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardRecord {
+    pub file: String,
+    pub first_id: u64,
+    pub last_id: u64,
+    pub rows: u64,
+    pub bytes: u64,
+    /// XXH3-64 of the compressed file, lowercase hex.
+    pub xxh3: String,
+}
+
+/// `OUT/manifest.json`: enough to check the bank and to regenerate it exactly.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Manifest {
+    pub tool: String,
+    pub version: String,
+    /// The generation parameters, as the command line gave them (after defaults).
+    pub params: Params,
+    pub shards: Vec<ShardRecord>,
+    pub rows: u64,
+    pub bytes: u64,
+    pub complete: bool,
+}
+
+/// A manifest's `params`: what the bank was made with, enough to check it and, for
+/// a generated bank, to make it again (`generate --resume`). Every field has a
+/// default, so a manifest written before a field existed still reads; fields a
+/// merged bank does not have (`seed`, `fill`, ...) are absent from its JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Params {
+    /// Board side: 4, 9, 16 or 25 (banks from before other sizes existed: 9).
+    pub size: u64,
+    /// Rows of the bank when complete.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub count: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// Rows made from each seed.
+    pub variants: u32,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fill: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub carve: Option<String>,
+    pub symmetry: String,
+    /// The band table, as `--bands` takes it (`default` for the size's table).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bands: Option<String>,
+    /// The selected bands, comma-separated.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub difficulty: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_attempts: Option<u32>,
+    pub shard_rows: u64,
+    pub zstd_level: i32,
+    /// Seeds per batch of the build that made the bank (resume needs the same).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seed_batch: Option<u64>,
+    pub workers: u64,
+    pub worker: u64,
+    /// How a merged bank was made.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub merge: Option<MergeParams>,
+}
+
+impl Default for Params {
+    fn default() -> Params {
+        Params {
+            size: 9,
+            count: None,
+            seed: None,
+            variants: 1,
+            fill: None,
+            carve: None,
+            symmetry: "none".into(),
+            bands: None,
+            difficulty: None,
+            max_attempts: None,
+            shard_rows: 1_000_000,
+            zstd_level: 3,
+            seed_batch: None,
+            workers: 1,
+            worker: 0,
+            merge: None,
+        }
+    }
+}
+
+impl Params {
+    /// The board size `size` names.
+    pub fn board_size(&self) -> Result<Size, String> {
+        usize::try_from(self.size)
+            .ok()
+            .and_then(Size::from_side)
+            .ok_or_else(|| format!("size {} is not 4, 9, 16 or 25", self.size))
+    }
+
+    /// The same run: equal params but for the worker split (`workers`, `worker`).
+    pub fn same_run(&self, other: &Params) -> bool {
+        let strip = |p: &Params| Params {
+            workers: 0,
+            worker: 0,
+            ..p.clone()
+        };
+        strip(self) == strip(other)
+    }
+}
+
+/// `params.merge` of a merged bank.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeParams {
+    /// `id` (the workers of one run) or `input` (input by input).
+    pub order: String,
+    pub max_per_class: Option<u64>,
+    /// The `variants` whose frame layout the merged bank follows.
+    pub layout_variants: u32,
+    pub inputs: Vec<MergeInput>,
+}
+
+/// One input of a merge, for provenance.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MergeInput {
+    pub dir: String,
+    pub rows: u64,
+    pub params: Params,
+}
+
+/// Settings of the sink.
+#[derive(Clone, Debug)]
+pub struct SinkConfig {
+    pub dir: PathBuf,
+    pub shard_rows: u64,
+    pub force: bool,
+}
+
+/// A `Write` that hashes and counts what passes through it.
+struct Hashing<W> {
+    inner: W,
+    hash: Xxh3,
+    bytes: u64,
+}
+
+impl<W: Write> Write for Hashing<W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.inner.write(buf)?;
+        self.hash.update(&buf[..n]);
+        self.bytes += n as u64;
+        Ok(n)
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+/// Turns one block of formatted CSV rows into one zstd frame, on whichever thread
+/// formats the block. A shard is the concatenation of its blocks' frames (a valid
+/// zstd stream: `zstdcat` and pandas read it whole), so compression runs on every
+/// core and the writer thread only appends bytes. Frames depend only on the block's
+/// rows, never on the thread that made them: the bytes stay deterministic.
+pub struct FrameEncoder {
+    compressor: zstd::bulk::Compressor<'static>,
+}
+
+impl FrameEncoder {
+    /// An encoder at zstd `level`; its context is reused for every block.
+    pub fn new(level: i32) -> io::Result<FrameEncoder> {
+        Ok(FrameEncoder {
+            compressor: zstd::bulk::Compressor::new(level)?,
+        })
+    }
+
+    /// Starts the plain text of the block that begins at `first_id`: the CSV header
+    /// when the block opens a shard.
+    pub fn begin_block(shard_rows: u64, first_id: u64, plain: &mut Vec<u8>) {
+        plain.clear();
+        if first_id % shard_rows == 0 {
+            plain.extend_from_slice(HEADER);
+        }
+    }
+
+    /// Compresses `plain` into `frame` (cleared first), reusing both buffers.
+    pub fn encode(&mut self, plain: &[u8], frame: &mut Vec<u8>) -> io::Result<()> {
+        frame.clear();
+        frame.reserve(zstd::zstd_safe::compress_bound(plain.len()));
+        self.compressor.compress_to_buffer(plain, frame)?;
+        Ok(())
+    }
+}
+
+struct OpenShard {
+    index: u64,
+    tmp: PathBuf,
+    file: Hashing<BufWriter<File>>,
+    first_id: u64,
+    rows: u64,
+}
+
+/// Streams blocks of rows into shards and keeps the manifest current.
+pub struct BankWriter {
+    config: SinkConfig,
+    manifest: Manifest,
+    open: Option<OpenShard>,
+}
+
+/// The file name of shard `index`.
+pub fn shard_name(index: u64) -> String {
+    format!("bank-{index:05}.csv.zst")
+}
+
+fn is_bank_file(name: &str) -> bool {
+    name == MANIFEST
+        || name == HISTOGRAMS
+        || (name.starts_with("bank-") && name.ends_with(".csv.zst"))
+        || (name.starts_with(".bank-") && name.ends_with(".tmp"))
+        || name == ".manifest.json.tmp"
+}
+
+/// Writes `bytes` to `path` atomically: temporary file, fsync, rename, fsync the dir.
+fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SinkError> {
+    replace_file(dir, path, bytes, true)?;
+    sync_dir(dir)
+}
+
+/// Writes `bytes` under a temporary name and renames it to `path`, so a reader never
+/// sees a partial file; with `durable` the data is fsynced before the rename.
+fn replace_file(dir: &Path, path: &Path, bytes: &[u8], durable: bool) -> Result<(), SinkError> {
+    let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
+    let tmp = dir.join(format!(".{name}.tmp"));
+    let written = (|| {
+        let mut f = File::create(&tmp).map_err(io_err("creating", &tmp))?;
+        f.write_all(bytes).map_err(io_err("writing", &tmp))?;
+        if durable {
+            f.sync_all().map_err(io_err("syncing", &tmp))?;
+        }
+        drop(f);
+        fs::rename(&tmp, path).map_err(io_err("renaming into place", path))
+    })();
+    if written.is_err() {
+        // Never leave a half-written file behind, even a hidden one.
+        let _ = fs::remove_file(&tmp);
+    }
+    written
+}
+
+fn sync_dir(dir: &Path) -> Result<(), SinkError> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .map_err(io_err("syncing directory", dir))
+}
+
+/// Frames in flight between a producer and the writer thread: the bound is what
+/// keeps memory flat when the disk is slower than the producer.
+const FRAMES_IN_FLIGHT: usize = 8;
+
+/// The producer's end of [`write_frames`]: sends frames to the writer thread in id
+/// order, and gets their buffers back for reuse.
+pub struct FrameSender {
+    frames: mpsc::SyncSender<(u64, u64, Vec<u8>)>,
+    recycled: mpsc::Receiver<Vec<u8>>,
+}
+
+impl FrameSender {
+    /// A buffer for the next frame: one the writer is done with, or a new one.
+    pub fn buffer(&self) -> Vec<u8> {
+        self.recycled.try_recv().unwrap_or_default()
+    }
+
+    /// Sends the frame of rows `first_id..first_id + n_rows`; `false` when the
+    /// writer has stopped (its error is what [`write_frames`] returns).
+    #[must_use]
+    pub fn send(&self, first_id: u64, n_rows: u64, frame: Vec<u8>) -> bool {
+        self.frames.send((first_id, n_rows, frame)).is_ok()
+    }
+}
+
+/// Runs `produce` on this thread while a writer thread appends the frames it sends
+/// to `writer`, so that file writes and fsyncs overlap the next frames' work; then
+/// finishes the bank. `on_write(elapsed, rows)` runs on the writer thread after each
+/// frame. The one writer of `generate` and `merge`. An error of the writer wins over
+/// the producer's, because it explains why the producer stopped.
+pub fn write_frames<E: From<SinkError>>(
+    writer: BankWriter,
+    mut on_write: impl FnMut(Duration, u64) + Send,
+    produce: impl FnOnce(&FrameSender) -> Result<(), E>,
+) -> Result<Manifest, E> {
+    let (to_writer, frames) = mpsc::sync_channel::<(u64, u64, Vec<u8>)>(FRAMES_IN_FLIGHT);
+    let (recycle, recycled) = mpsc::channel::<Vec<u8>>();
+    std::thread::scope(|scope| {
+        let writer_thread = scope.spawn(move || -> Result<Manifest, SinkError> {
+            let mut writer = writer;
+            for (first_id, n_rows, frame) in frames {
+                let t = Instant::now();
+                writer.write_block(first_id, n_rows, &frame)?;
+                on_write(t.elapsed(), n_rows);
+                let _ = recycle.send(frame);
+            }
+            writer.finish()
+        });
+        let sender = FrameSender {
+            frames: to_writer,
+            recycled,
+        };
+        let produced = produce(&sender);
+        drop(sender);
+        let written = writer_thread
+            .join()
+            .expect("the writer thread does not panic");
+        match (produced, written) {
+            (_, Err(e)) => Err(E::from(e)),
+            (Err(e), Ok(_)) => Err(e),
+            (Ok(()), Ok(manifest)) => Ok(manifest),
+        }
+    })
+}
+
+/// Appends one CSV row of a bank (DESIGN.md's columns `id,puzzle,solution,clues,
+/// difficulty,canonical`) for boards `B`: the one row format of `generate` and
+/// `merge`. `canonical: None` leaves its field empty. A band name that needs CSV
+/// quoting (never a generated one: those are `[A-Za-z0-9_-]`) is quoted.
+pub fn format_row<B: Board>(
+    out: &mut Vec<u8>,
+    id: u64,
+    puzzle: &B::Cells,
+    solution: &B::Cells,
+    clues: u16,
+    band: &str,
+    canonical: Option<&B::Cells>,
+) {
+    // A board's cells are exactly as many bytes as its text: the buffer is one.
+    let mut text = B::empty();
+    let buf = text.as_mut();
+    let mut num = itoa::Buffer::new();
+    out.extend_from_slice(num.format(id).as_bytes());
+    out.push(b',');
+    B::format_into(puzzle, buf);
+    out.extend_from_slice(buf);
+    out.push(b',');
+    B::format_into(solution, buf);
+    out.extend_from_slice(buf);
+    out.push(b',');
+    out.extend_from_slice(num.format(clues).as_bytes());
+    out.push(b',');
+    if band.contains([',', '"', '\n', '\r']) {
+        out.push(b'"');
+        out.extend_from_slice(band.replace('"', "\"\"").as_bytes());
+        out.push(b'"');
+    } else {
+        out.extend_from_slice(band.as_bytes());
+    }
+    out.push(b',');
+    if let Some(c) = canonical {
+        B::format_zeros_into(c, buf);
+        out.extend_from_slice(buf);
+    }
+    out.push(b'\n');
+}
+
+/// Name of the scratch directory under an output directory (hidden; see [`SpillDir`]).
+const SPILL_DIR: &str = ".merge-spill";
+
+/// A buffered scratch file being written.
+pub type SpillWriter = BufWriter<File>;
+/// A buffered scratch file being read.
+pub type SpillReader = BufReader<File>;
+
+/// Scratch files for work that does not fit in memory (`merge`'s partitions and
+/// sorted runs): a hidden directory under the output directory, removed with
+/// everything in it when dropped, on success or error. Never holds a bank file.
+pub struct SpillDir {
+    path: PathBuf,
+}
+
+impl SpillDir {
+    /// Creates the scratch directory under `out` (and `out` itself if needed).
+    pub fn create(out: &Path) -> Result<SpillDir, SinkError> {
+        let path = out.join(SPILL_DIR);
+        fs::create_dir_all(&path).map_err(io_err("creating", &path))?;
+        Ok(SpillDir { path })
+    }
+
+    /// The path of scratch file `i` of `kind`.
+    pub fn file(&self, kind: &str, i: u64) -> PathBuf {
+        self.path.join(format!(".{kind}-{i:05}.tmp"))
+    }
+
+    /// Creates (or truncates) scratch file `i` of `kind` for writing.
+    pub fn create_file(&self, kind: &str, i: u64, buffer: usize) -> Result<SpillWriter, SinkError> {
+        let path = self.file(kind, i);
+        let f = File::create(&path).map_err(io_err("creating", &path))?;
+        Ok(BufWriter::with_capacity(buffer, f))
+    }
+
+    /// Opens scratch file `i` of `kind` for reading.
+    pub fn open_file(&self, kind: &str, i: u64, buffer: usize) -> Result<SpillReader, SinkError> {
+        let path = self.file(kind, i);
+        let f = File::open(&path).map_err(io_err("opening", &path))?;
+        Ok(BufReader::with_capacity(buffer, f))
+    }
+
+    /// Deletes scratch file `i` of `kind` (once read, to give the space back early).
+    pub fn remove_file(&self, kind: &str, i: u64) -> Result<(), SinkError> {
+        let path = self.file(kind, i);
+        fs::remove_file(&path).map_err(io_err("removing", &path))
+    }
+}
+
+impl Drop for SpillDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.path);
+    }
+}
+
+/// Removes `dir` if it is empty (a failed command that created it leaves nothing).
+pub fn remove_dir_if_empty(dir: &Path) {
+    let _ = fs::remove_dir(dir);
+}
+
+/// Refuses `dir` if it already holds bank files, unless `force`; writes nothing.
+/// For commands that must fail before a long computation rather than after it
+/// (`merge`); [`BankWriter::create`] still checks again and clears the old files.
+pub fn refuse_occupied(dir: &Path, force: bool) -> Result<(), SinkError> {
+    if force || !dir.exists() {
+        return Ok(());
+    }
+    match bank_files(dir)?.into_iter().next() {
+        Some(name) => Err(SinkError::Occupied(dir.to_path_buf(), name)),
+        None => Ok(()),
+    }
+}
+
+/// The names of the bank files (shards, manifest, histograms, leftovers) in `dir`, sorted.
+fn bank_files(dir: &Path) -> Result<Vec<String>, SinkError> {
+    let mut found = Vec::new();
+    for entry in fs::read_dir(dir).map_err(io_err("reading", dir))? {
+        let entry = entry.map_err(io_err("reading", dir))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if is_bank_file(&name) {
+            found.push(name);
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+impl BankWriter {
+    /// Prepares `config.dir`: creates it, or refuses an existing bank unless `force`
+    /// (then removes the old bank's files, and only those).
+    pub fn create(config: SinkConfig, params: Params) -> Result<BankWriter, SinkError> {
+        let dir = &config.dir;
+        fs::create_dir_all(dir).map_err(io_err("creating", dir))?;
+        let found = bank_files(dir)?;
+        if !found.is_empty() {
+            if !config.force {
+                return Err(SinkError::Occupied(dir.clone(), found[0].clone()));
+            }
+            for name in &found {
+                let path = dir.join(name);
+                if name == HISTOGRAMS {
+                    fs::remove_dir_all(&path).map_err(io_err("removing old histograms", &path))?;
+                } else {
+                    fs::remove_file(&path).map_err(io_err("removing old bank file", &path))?;
+                }
+            }
+        }
+        let writer = BankWriter {
+            manifest: Manifest {
+                tool: env!("CARGO_PKG_NAME").to_string(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                params,
+                shards: Vec::new(),
+                rows: 0,
+                bytes: 0,
+                complete: false,
+            },
+            config,
+            open: None,
+        };
+        // Written before any shard, so that a run killed at any moment can be resumed.
+        writer.write_manifest()?;
+        Ok(writer)
+    }
+
+    /// Reopens a bank whose run was interrupted: keeps the shards `manifest` lists
+    /// (after checking each one's size and checksum), deletes everything else of a
+    /// bank (temporary files, a shard renamed before the manifest caught up), and
+    /// continues after the last listed shard.
+    pub fn resume(config: SinkConfig, mut manifest: Manifest) -> Result<BankWriter, SinkError> {
+        let dir = &config.dir;
+        for shard in &manifest.shards {
+            let path = dir.join(&shard.file);
+            let bytes = fs::read(&path).map_err(io_err("reading listed shard", &path))?;
+            let sum = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+            if bytes.len() as u64 != shard.bytes || sum != shard.xxh3 {
+                return Err(SinkError::Corrupt(path));
+            }
+        }
+        let listed: Vec<&str> = manifest.shards.iter().map(|s| s.file.as_str()).collect();
+        // The histograms of an earlier run are kept until this run replaces them.
+        for name in bank_files(dir)? {
+            if name != MANIFEST && name != HISTOGRAMS && !listed.contains(&name.as_str()) {
+                let path = dir.join(&name);
+                fs::remove_file(&path).map_err(io_err("removing unfinished file", &path))?;
+            }
+        }
+        // Totals are derived from the listed shards, never trusted from the file.
+        manifest.rows = manifest.shards.iter().map(|s| s.rows).sum();
+        manifest.bytes = manifest.shards.iter().map(|s| s.bytes).sum();
+        manifest.complete = false;
+        Ok(BankWriter {
+            config,
+            manifest,
+            open: None,
+        })
+    }
+
+    /// The first id after `id` at which a new shard starts: blocks must end there.
+    pub fn next_boundary(shard_rows: u64, id: u64) -> u64 {
+        (id / shard_rows + 1) * shard_rows
+    }
+
+    /// Appends the frame of a block of `n_rows` rows starting at id `first_id` (made by
+    /// [`FrameEncoder`]). Blocks arrive in id order and never cross a shard boundary.
+    pub fn write_block(
+        &mut self,
+        first_id: u64,
+        n_rows: u64,
+        frame: &[u8],
+    ) -> Result<(), SinkError> {
+        if n_rows == 0 {
+            return Ok(());
+        }
+        let index = first_id / self.config.shard_rows;
+        debug_assert_eq!(index, (first_id + n_rows - 1) / self.config.shard_rows);
+        if self.open.is_none() {
+            self.open = Some(self.open_shard(index, first_id)?);
+        }
+        let shard = self.open.as_mut().expect("opened above");
+        debug_assert_eq!(shard.index, index);
+        debug_assert_eq!(shard.first_id + shard.rows, first_id);
+        shard
+            .file
+            .write_all(frame)
+            .map_err(io_err("writing", &shard.tmp))?;
+        shard.rows += n_rows;
+        if first_id + n_rows == (index + 1) * self.config.shard_rows {
+            self.close_shard()?;
+        }
+        Ok(())
+    }
+
+    fn open_shard(&self, index: u64, first_id: u64) -> Result<OpenShard, SinkError> {
+        let tmp = self.config.dir.join(format!(".{}.tmp", shard_name(index)));
+        let file = File::create(&tmp).map_err(io_err("creating shard", &tmp))?;
+        Ok(OpenShard {
+            index,
+            tmp,
+            file: Hashing {
+                inner: BufWriter::with_capacity(1 << 20, file),
+                hash: Xxh3::new(),
+                bytes: 0,
+            },
+            first_id,
+            rows: 0,
+        })
+    }
+
+    fn close_shard(&mut self) -> Result<(), SinkError> {
+        let Some(shard) = self.open.take() else {
+            return Ok(());
+        };
+        let tmp = shard.tmp.clone();
+        let result = (|| {
+            let hashing = shard.file;
+            let file = hashing.inner.into_inner().map_err(|e| SinkError::Io {
+                action: "flushing",
+                path: tmp.clone(),
+                source: e.into_error(),
+            })?;
+            file.sync_all().map_err(io_err("syncing", &tmp))?;
+            let name = shard_name(shard.index);
+            let path = self.config.dir.join(&name);
+            fs::rename(&tmp, &path).map_err(io_err("renaming shard into place", &path))?;
+            sync_dir(&self.config.dir)?;
+            self.manifest.shards.push(ShardRecord {
+                file: name,
+                first_id: shard.first_id,
+                last_id: shard.first_id + shard.rows - 1,
+                rows: shard.rows,
+                bytes: hashing.bytes,
+                xxh3: format!("{:016x}", hashing.hash.digest()),
+            });
+            self.manifest.rows += shard.rows;
+            self.manifest.bytes += hashing.bytes;
+            self.write_manifest()
+        })();
+        if result.is_err() {
+            let _ = fs::remove_file(&tmp);
+        }
+        result
+    }
+
+    fn write_manifest(&self) -> Result<(), SinkError> {
+        let mut json = serde_json::to_vec_pretty(&self.manifest).expect("manifest serialises");
+        json.push(b'\n');
+        write_atomic(&self.config.dir, &self.config.dir.join(MANIFEST), &json)
+    }
+
+    /// Closes the last shard and marks the manifest complete.
+    pub fn finish(mut self) -> Result<Manifest, SinkError> {
+        self.close_shard()?;
+        self.manifest.complete = true;
+        self.write_manifest()?;
+        Ok(self.manifest.clone())
+    }
+}
+
+/// Writes each stage's `.hgrm` and `.hlog` under `OUT/histograms/`, each under a
+/// temporary name and renamed. Measurements, not bank data: one fsync of the
+/// directory at the end instead of two per file, which cost more than recording the
+/// histograms on a short run.
+pub fn write_histograms(
+    dir: &Path,
+    reports: &[crate::run::timing::StageReport],
+) -> Result<(), SinkError> {
+    if reports.is_empty() {
+        return Ok(());
+    }
+    let hist_dir = dir.join(HISTOGRAMS);
+    fs::create_dir_all(&hist_dir).map_err(io_err("creating", &hist_dir))?;
+    for r in reports {
+        let stem = r.stage.name();
+        replace_file(
+            &hist_dir,
+            &hist_dir.join(format!("{stem}.hgrm")),
+            r.hgrm.as_bytes(),
+            false,
+        )?;
+        replace_file(
+            &hist_dir,
+            &hist_dir.join(format!("{stem}.hlog")),
+            &r.hlog,
+            false,
+        )?;
+    }
+    sync_dir(&hist_dir)
+}
+
+impl Drop for BankWriter {
+    /// A run that fails (or panics) must not leave a half-written shard behind.
+    fn drop(&mut self) {
+        if let Some(shard) = self.open.take() {
+            let _ = fs::remove_file(&shard.tmp);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn params_read_old_manifests_with_their_defaults() {
+        // A 9×9 bank from before `size` and `symmetry` existed.
+        let old: Params = serde_json::from_str(
+            r#"{"count": 10, "seed": 1, "variants": 5, "fill": "template", "carve": "minimal",
+                "bands": "default", "difficulty": "easy", "max_attempts": 3, "shard_rows": 4,
+                "zstd_level": 3, "seed_batch": 4096, "unknown_later_field": true}"#,
+        )
+        .unwrap();
+        assert_eq!(old.board_size(), Ok(Size::Nine));
+        assert_eq!(old.symmetry, "none");
+        assert_eq!((old.workers, old.worker), (1, 0));
+        assert_eq!(old.variants, 5);
+        let bad = Params {
+            size: 7,
+            ..Params::default()
+        };
+        assert_eq!(
+            bad.board_size().unwrap_err(),
+            "size 7 is not 4, 9, 16 or 25"
+        );
+    }
+
+    #[test]
+    fn params_round_trip_and_omit_what_a_bank_does_not_have() {
+        let merged = Params {
+            size: 16,
+            count: Some(3),
+            ..Params::default()
+        };
+        let json = serde_json::to_value(&merged).unwrap();
+        assert!(
+            json.get("seed").is_none() && json.get("merge").is_none(),
+            "{json}"
+        );
+        assert_eq!(serde_json::from_value::<Params>(json).unwrap(), merged);
+        let worker = Params {
+            seed: Some(9),
+            workers: 3,
+            worker: 2,
+            ..merged.clone()
+        };
+        let other = Params {
+            workers: 1,
+            worker: 0,
+            ..worker.clone()
+        };
+        assert!(worker.same_run(&other));
+        assert!(!worker.same_run(&Params {
+            seed: Some(10),
+            ..worker.clone()
+        }));
+    }
+}

@@ -1,0 +1,626 @@
+//! Summaries of a bank, for `sudoku-factory stats`: rows per band, the clue-count
+//! distribution, distinct canonical forms, and per-stage latencies and throughput
+//! read from the HdrHistogram files the generator leaves in `OUT/histograms/`.
+//!
+//! Everything here works on values already read (rows, file contents as bytes or
+//! text) and renders into strings — the text report and the SVG chart (plotters'
+//! SVG backend drawing into a `String`) — so `cmd::stats` does all the I/O.
+//!
+//! Latencies are nanoseconds throughout. A `.hlog` (interval log, V2 or V2 deflate
+//! histograms in base64) is preferred: merging its intervals gives the exact
+//! whole-run histogram *and* throughput over time. A `.hgrm` (the percentile
+//! distribution text) only gives percentiles, read from its rows; its values are in
+//! microseconds, HdrHistogram's usual output scaling and what the generator writes.
+
+use std::collections::HashSet;
+use std::fmt::Write as _;
+
+use base64::Engine as _;
+use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
+use hdrhistogram::serialization::Deserializer;
+use hdrhistogram::Histogram;
+
+use crate::bank::Row;
+use crate::engine::grade::BandTable;
+use crate::engine::grid::Size;
+
+/// The pipeline stages, in pipeline order: the files `OUT/histograms/<stage>.*`.
+pub const STAGES: [&str; 5] = ["fill", "carve", "canon", "expand", "write"];
+
+/// Counts over the rows of a bank; one per worker, then merged.
+#[derive(Clone, Debug, Default)]
+pub struct BankStats {
+    pub rows: u64,
+    /// Rows per `difficulty` value, in order of first appearance.
+    pub per_band: Vec<(String, u64)>,
+    /// Rows per clue count (index = clues, as counted in the puzzle).
+    pub clues: Vec<u64>,
+    /// Rows that carry a canonical form.
+    pub with_canonical: u64,
+    canonical: HashSet<u128>,
+}
+
+impl BankStats {
+    /// Counts for a bank of 9×9 boards.
+    pub fn new() -> BankStats {
+        BankStats::for_size(Size::Nine)
+    }
+
+    /// Counts for a bank of boards of `size`.
+    pub fn for_size(size: Size) -> BankStats {
+        BankStats {
+            clues: vec![0; size.n_cells() + 1],
+            ..BankStats::default()
+        }
+    }
+
+    /// Counts one row. Allocates only the first time a band name is seen and when
+    /// the set of canonical forms grows.
+    pub fn add<C: AsRef<[u8]>>(&mut self, row: &Row<C>) {
+        self.rows += 1;
+        let band = row.difficulty.as_str();
+        match self.per_band.iter_mut().find(|(name, _)| name == band) {
+            Some((_, n)) => *n += 1,
+            None => self.per_band.push((band.to_string(), 1)),
+        }
+        let n_clues = row.puzzle.as_ref().iter().filter(|&&v| v != 0).count();
+        self.clues[n_clues] += 1;
+        if let Some(canonical) = &row.canonical {
+            self.with_canonical += 1;
+            self.canonical
+                .insert(xxhash_rust::xxh3::xxh3_128(canonical.as_ref()));
+        }
+    }
+
+    pub fn merge(&mut self, other: BankStats) {
+        self.rows += other.rows;
+        for (band, n) in other.per_band {
+            match self.per_band.iter_mut().find(|(name, _)| *name == band) {
+                Some((_, m)) => *m += n,
+                None => self.per_band.push((band, n)),
+            }
+        }
+        for (a, b) in self.clues.iter_mut().zip(other.clues) {
+            *a += b;
+        }
+        self.with_canonical += other.with_canonical;
+        self.canonical.extend(other.canonical);
+    }
+
+    /// Number of different canonical forms (essentially different puzzles).
+    pub fn distinct_canonical(&self) -> usize {
+        self.canonical.len()
+    }
+
+    /// Rows per band: the bank's table order first (with zeros), then any other name
+    /// found in the rows.
+    pub fn bands_in_order(&self, table: Option<&BandTable>) -> Vec<(String, u64)> {
+        let mut out: Vec<(String, u64)> = table
+            .map(|t| t.bands().iter().map(|b| (b.name.clone(), 0)).collect())
+            .unwrap_or_default();
+        for (band, n) in &self.per_band {
+            match out.iter_mut().find(|(name, _)| name == band) {
+                Some((_, m)) => *m += n,
+                None => out.push((band.clone(), *n)),
+            }
+        }
+        out
+    }
+}
+
+/// Latency summary of one stage, in nanoseconds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StageLatency {
+    pub stage: String,
+    pub count: u64,
+    pub p50: f64,
+    pub p90: f64,
+    pub p99: f64,
+    pub max: f64,
+}
+
+/// Values recorded per second in one interval of a stage's log.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RatePoint {
+    /// End of the interval, seconds from the start of the log.
+    pub secs: f64,
+    pub per_sec: f64,
+}
+
+/// Why a histogram file could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum HistogramError {
+    #[error("byte {offset}: not an interval log line")]
+    Parse { offset: usize },
+    #[error("interval {index}: {reason}")]
+    Interval { index: usize, reason: String },
+    #[error("no histogram data")]
+    Empty,
+    #[error("line {line}: {reason}")]
+    Text { line: usize, reason: String },
+}
+
+/// Reads an interval log: the merged latency summary and the rate per interval.
+pub fn read_hlog(
+    stage: &str,
+    bytes: &[u8],
+) -> Result<(StageLatency, Vec<RatePoint>), HistogramError> {
+    let mut total: Histogram<u64> =
+        Histogram::new(3).expect("3 significant figures is a valid precision");
+    let mut deserializer = Deserializer::new();
+    let mut points = Vec::new();
+    let mut start_time: Option<f64> = None;
+    let mut base_time: Option<f64> = None;
+    let mut first_ts: Option<f64> = None;
+    for (index, entry) in IntervalLogIterator::new(bytes).enumerate() {
+        let entry = entry.map_err(|e| match e {
+            hdrhistogram::serialization::interval_log::LogIteratorError::ParseError { offset } => {
+                HistogramError::Parse { offset }
+            }
+        })?;
+        let interval = match entry {
+            LogEntry::StartTime(t) => {
+                start_time = Some(t.as_secs_f64());
+                continue;
+            }
+            LogEntry::BaseTime(t) => {
+                base_time = Some(t.as_secs_f64());
+                continue;
+            }
+            LogEntry::Interval(i) => i,
+        };
+        let bad = |reason: String| HistogramError::Interval { index, reason };
+        let raw = base64::engine::general_purpose::STANDARD
+            .decode(interval.encoded_histogram())
+            .map_err(|e| bad(format!("base64: {e}")))?;
+        let h: Histogram<u64> = deserializer
+            .deserialize(&mut raw.as_slice())
+            .map_err(|e| bad(format!("histogram: {e:?}")))?;
+        total.add(&h).map_err(|e| bad(format!("merging: {e:?}")))?;
+        // Timestamps are deltas when the log has a BaseTime; otherwise they may be
+        // absolute (after a StartTime) — either way, count from the log's start.
+        let ts = interval.start_timestamp().as_secs_f64();
+        let origin = match (base_time, start_time) {
+            (Some(_), _) => 0.0,
+            (None, Some(start)) if ts >= start => start,
+            _ => *first_ts.get_or_insert(ts),
+        };
+        let duration = interval.duration().as_secs_f64();
+        if duration > 0.0 {
+            points.push(RatePoint {
+                secs: ts - origin + duration,
+                per_sec: h.len() as f64 / duration,
+            });
+        }
+    }
+    if total.is_empty() {
+        return Err(HistogramError::Empty);
+    }
+    let latency = StageLatency {
+        stage: stage.to_string(),
+        count: total.len(),
+        p50: total.value_at_quantile(0.50) as f64,
+        p90: total.value_at_quantile(0.90) as f64,
+        p99: total.value_at_quantile(0.99) as f64,
+        max: total.max() as f64,
+    };
+    Ok((latency, points))
+}
+
+/// Reads a percentile-distribution text (`.hgrm`) whose values are in units of
+/// `unit_ns` nanoseconds (1000 for microseconds).
+pub fn read_hgrm(stage: &str, text: &str, unit_ns: f64) -> Result<StageLatency, HistogramError> {
+    let mut rows: Vec<(f64, f64)> = Vec::new();
+    let mut max = None;
+    let mut count = None;
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if let Some(rest) = line.strip_prefix("#[Max") {
+            // `#[Max     =      123.000, Total count    =         42]`
+            let mut numbers = rest
+                .split(['=', ',', ']'])
+                .filter_map(|s| s.trim().parse::<f64>().ok());
+            max = numbers.next();
+            count = numbers.next();
+            continue;
+        }
+        if line.is_empty() || line.starts_with('#') || line.starts_with("Value") {
+            continue;
+        }
+        let mut fields = line.split_whitespace();
+        let parsed = (|| {
+            let value: f64 = fields.next()?.parse().ok()?;
+            let q: f64 = fields.next()?.parse().ok()?;
+            Some((value, q))
+        })();
+        match parsed {
+            Some(row) => rows.push(row),
+            None => {
+                return Err(HistogramError::Text {
+                    line: i + 1,
+                    reason: format!("expected `VALUE PERCENTILE COUNT ...`, found {line:?}"),
+                })
+            }
+        }
+    }
+    if rows.is_empty() {
+        return Err(HistogramError::Empty);
+    }
+    let at = |q: f64| {
+        rows.iter()
+            .find(|&&(_, p)| p >= q)
+            .or(rows.last())
+            .map_or(0.0, |&(v, _)| v * unit_ns)
+    };
+    let last = rows.last().map_or(0.0, |&(v, _)| v);
+    Ok(StageLatency {
+        stage: stage.to_string(),
+        count: count.map_or(0, |c| c as u64),
+        p50: at(0.50),
+        p90: at(0.90),
+        p99: at(0.99),
+        max: max.unwrap_or(last) * unit_ns,
+    })
+}
+
+/// The text report: rows per band, the clue histogram, canonical forms, latencies.
+pub fn render_text(
+    stats: &BankStats,
+    table: Option<&BandTable>,
+    latencies: &[StageLatency],
+) -> String {
+    let mut out = String::new();
+    let pct = |n: u64| 100.0 * n as f64 / stats.rows.max(1) as f64;
+    let _ = writeln!(out, "rows: {}", stats.rows);
+    let _ = writeln!(out, "\nrows per band:");
+    for (band, n) in stats.bands_in_order(table) {
+        let _ = writeln!(out, "  {band:<12} {n:>12} {:>6.1}%", pct(n));
+    }
+    let _ = writeln!(out, "\nclue counts:");
+    let lo = stats.clues.iter().position(|&n| n > 0);
+    let hi = stats.clues.iter().rposition(|&n| n > 0);
+    if let (Some(lo), Some(hi)) = (lo, hi) {
+        let top = stats.clues[lo..=hi]
+            .iter()
+            .copied()
+            .max()
+            .unwrap_or(1)
+            .max(1);
+        for (clues, &n) in stats.clues.iter().enumerate().take(hi + 1).skip(lo) {
+            // Bars of up to 40 characters; any non-zero count gets at least one.
+            let width = if n == 0 {
+                0
+            } else {
+                ((n * 40).div_ceil(top)) as usize
+            };
+            let _ = writeln!(out, "  {clues:>2} {:<40} {n:>12}", "#".repeat(width));
+        }
+    }
+    let _ = writeln!(
+        out,
+        "\ndistinct canonical forms: {} (in {} rows with a canonical form)",
+        stats.distinct_canonical(),
+        stats.with_canonical
+    );
+    if !latencies.is_empty() {
+        let _ = writeln!(
+            out,
+            "\nstage latencies (µs):\n  {:<8} {:>12} {:>10} {:>10} {:>10} {:>12}",
+            "stage", "count", "p50", "p90", "p99", "max"
+        );
+        for l in latencies {
+            let us = |ns: f64| ns / 1000.0;
+            let _ = writeln!(
+                out,
+                "  {:<8} {:>12} {:>10.1} {:>10.1} {:>10.1} {:>12.1}",
+                l.stage,
+                l.count,
+                us(l.p50),
+                us(l.p90),
+                us(l.p99),
+                us(l.max)
+            );
+        }
+    }
+    out
+}
+
+/// The SVG chart: the clue distribution and, when there are interval logs, the
+/// rate of each stage over time.
+pub fn render_svg(stats: &BankStats, rates: &[(String, Vec<RatePoint>)]) -> Result<String, String> {
+    use plotters::prelude::*;
+
+    let rates: Vec<_> = rates.iter().filter(|(_, p)| !p.is_empty()).collect();
+    let height = if rates.is_empty() { 420 } else { 840 };
+    let mut svg = String::new();
+    {
+        let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
+        root.fill(&WHITE).map_err(|e| e.to_string())?;
+        let panels = if rates.is_empty() {
+            vec![root.clone()]
+        } else {
+            root.split_evenly((2, 1))
+        };
+
+        let lo = stats.clues.iter().position(|&n| n > 0).unwrap_or(17) as u32;
+        let hi = stats.clues.iter().rposition(|&n| n > 0).unwrap_or(40) as u32;
+        let top = stats.clues.iter().copied().max().unwrap_or(0).max(1);
+        let mut chart = ChartBuilder::on(&panels[0])
+            .caption(
+                format!("Clue counts ({} puzzles)", stats.rows),
+                ("sans-serif", 22),
+            )
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(64)
+            .build_cartesian_2d((lo..hi).into_segmented(), 0u64..top + top / 10 + 1)
+            .map_err(|e| e.to_string())?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc("clues")
+            .y_desc("puzzles")
+            .draw()
+            .map_err(|e| e.to_string())?;
+        chart
+            .draw_series(
+                Histogram::vertical(&chart)
+                    .style(BLUE.mix(0.6).filled())
+                    .margin(2)
+                    .data((lo..=hi).map(|c| (c, stats.clues[c as usize]))),
+            )
+            .map_err(|e| e.to_string())?;
+
+        if let Some(panel) = panels.get(1) {
+            let x_max = rates
+                .iter()
+                .flat_map(|(_, p)| p.iter().map(|p| p.secs))
+                .fold(0.0f64, f64::max)
+                .max(1e-3);
+            let y_max = rates
+                .iter()
+                .flat_map(|(_, p)| p.iter().map(|p| p.per_sec))
+                .fold(0.0f64, f64::max)
+                .max(1.0);
+            let mut chart = ChartBuilder::on(panel)
+                .caption("Throughput per stage", ("sans-serif", 22))
+                .margin(12)
+                .x_label_area_size(36)
+                .y_label_area_size(80)
+                .build_cartesian_2d(0.0..x_max * 1.02, 0.0..y_max * 1.1)
+                .map_err(|e| e.to_string())?;
+            chart
+                .configure_mesh()
+                .x_desc("seconds")
+                .y_desc("operations / s")
+                .draw()
+                .map_err(|e| e.to_string())?;
+            for (i, (stage, points)) in rates.iter().enumerate() {
+                let color = Palette99::pick(i).to_rgba();
+                // A step per interval (from the previous interval's end, or 0), so a
+                // run shorter than one interval still draws a line, not one lone point.
+                let steps = points.iter().scan(0.0f64, |from, p| {
+                    let start = std::mem::replace(from, p.secs);
+                    Some([(start, p.per_sec), (p.secs, p.per_sec)])
+                });
+                chart
+                    .draw_series(LineSeries::new(steps.flatten(), color.stroke_width(2)))
+                    .map_err(|e| e.to_string())?
+                    .label(stage.as_str())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+                    });
+            }
+            chart
+                .configure_series_labels()
+                .background_style(WHITE.mix(0.8))
+                .border_style(BLACK)
+                .draw()
+                .map_err(|e| e.to_string())?;
+        }
+        root.present().map_err(|e| e.to_string())?;
+    }
+    Ok(svg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bank::Label;
+    use hdrhistogram::serialization::interval_log::{IntervalLogWriterBuilder, Tag};
+    use hdrhistogram::serialization::V2DeflateSerializer;
+    use std::time::{Duration, SystemTime};
+
+    fn row(clues: usize, band: &str, canonical: u8) -> Row {
+        let mut puzzle = [0u8; 81];
+        for (i, c) in puzzle.iter_mut().enumerate().take(clues) {
+            *c = (i % 9) as u8 + 1;
+        }
+        Row {
+            line: 2,
+            id: 0,
+            puzzle,
+            solution: [1; 81],
+            clues: clues as u16,
+            difficulty: Label::new(band),
+            canonical: Some([canonical; 81]),
+        }
+    }
+
+    #[test]
+    fn counts_bands_clues_and_canonical_forms() {
+        let mut a = BankStats::new();
+        a.add(&row(24, "hard", 1));
+        a.add(&row(24, "hard", 1));
+        let mut b = BankStats::new();
+        b.add(&row(36, "easy", 2));
+        a.merge(b);
+        assert_eq!(a.rows, 3);
+        assert_eq!((a.clues[24], a.clues[36]), (2, 1));
+        assert_eq!(a.distinct_canonical(), 2);
+        let table = BandTable::default_9x9();
+        assert_eq!(
+            a.bands_in_order(Some(&table)),
+            vec![
+                ("easy".to_string(), 1),
+                ("medium".to_string(), 0),
+                ("hard".to_string(), 2),
+                ("expert".to_string(), 0)
+            ]
+        );
+        let text = render_text(&a, Some(&table), &[]);
+        assert!(
+            text.contains("  hard                    2   66.7%"),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("  24 {:<40} {:>12}", "#".repeat(40), 2)),
+            "{text}"
+        );
+        assert!(
+            text.contains(&format!("  36 {:<40} {:>12}", "#".repeat(20), 1)),
+            "{text}"
+        );
+        assert!(
+            text.contains("distinct canonical forms: 2 (in 3 rows"),
+            "{text}"
+        );
+    }
+
+    /// An interval log written the way the generator writes one: V2 deflate, a
+    /// StartTime and BaseTime, a header per interval.
+    fn hlog(intervals: &[&[u64]]) -> Vec<u8> {
+        let mut log = Vec::new();
+        let mut serializer = V2DeflateSerializer::new();
+        let now = SystemTime::now();
+        for (i, values) in intervals.iter().enumerate() {
+            let mut h = Histogram::<u64>::new_with_bounds(1, 3_600_000_000_000, 3).unwrap();
+            for &v in *values {
+                h.record(v).unwrap();
+            }
+            let mut builder = IntervalLogWriterBuilder::new();
+            if i == 0 {
+                builder.with_start_time(now).with_base_time(now);
+            }
+            let mut writer = builder.begin_log_with(&mut log, &mut serializer).unwrap();
+            writer
+                .write_histogram(
+                    &h,
+                    Duration::from_secs(i as u64),
+                    Duration::from_secs(1),
+                    Tag::new("fill"),
+                )
+                .unwrap();
+        }
+        log
+    }
+
+    #[test]
+    fn an_interval_log_gives_merged_percentiles_and_rates() {
+        let log = hlog(&[&[1000, 2000, 3000], &[4000; 7]]);
+        let (lat, points) = read_hlog("fill", &log).unwrap();
+        assert_eq!(lat.count, 10);
+        assert!((3990.0..=4010.0).contains(&lat.p50), "{lat:?}");
+        assert!((3990.0..=4010.0).contains(&lat.max), "{lat:?}");
+        assert_eq!(
+            points,
+            vec![
+                RatePoint {
+                    secs: 1.0,
+                    per_sec: 3.0
+                },
+                RatePoint {
+                    secs: 2.0,
+                    per_sec: 7.0
+                }
+            ]
+        );
+        assert!(matches!(
+            read_hlog("fill", b"garbage line\n"),
+            Err(HistogramError::Parse { .. })
+        ));
+    }
+
+    #[test]
+    fn a_percentile_text_gives_percentiles_in_ns() {
+        let text = "       Value     Percentile TotalCount 1/(1-Percentile)\n\n\
+                    \x20     1.000 0.000000000000          1           1.00\n\
+                    \x20     2.000 0.500000000000          5           2.00\n\
+                    \x20     3.000 0.900000000000          9          10.00\n\
+                    \x20     9.000 1.000000000000         10\n\
+                    #[Mean    =        2.500, StdDeviation   =        1.000]\n\
+                    #[Max     =        9.000, Total count    =           10]\n\
+                    #[Buckets =           20, SubBuckets     =         2048]\n";
+        let lat = read_hgrm("carve", text, 1000.0).unwrap();
+        assert_eq!(
+            lat,
+            StageLatency {
+                stage: "carve".into(),
+                count: 10,
+                p50: 2000.0,
+                p90: 3000.0,
+                p99: 9000.0,
+                max: 9000.0
+            }
+        );
+        let err = read_hgrm("carve", "Value\nnot a row\n", 1000.0).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2: expected `VALUE PERCENTILE COUNT ...`, found \"not a row\""
+        );
+    }
+
+    #[test]
+    fn the_chart_is_an_svg_with_both_panels() {
+        let mut s = BankStats::new();
+        s.add(&row(24, "hard", 1));
+        s.add(&row(30, "medium", 1));
+        let only_clues = render_svg(&s, &[]).unwrap();
+        assert!(only_clues.starts_with("<svg"), "{}", &only_clues[..40]);
+        assert!(only_clues.contains("Clue counts (2 puzzles)"));
+        let rates = vec![(
+            "fill".to_string(),
+            vec![
+                RatePoint {
+                    secs: 1.0,
+                    per_sec: 10.0,
+                },
+                RatePoint {
+                    secs: 2.0,
+                    per_sec: 12.0,
+                },
+            ],
+        )];
+        let both = render_svg(&s, &rates).unwrap();
+        assert!(both.contains("Throughput per stage"));
+        assert!(both.contains("<polyline"), "a line series is drawn");
+    }
+
+    /// Regression (issue #11): a run shorter than one interval has one rate point, and
+    /// its throughput panel was empty.
+    #[test]
+    fn one_interval_still_draws_a_line() {
+        let mut s = BankStats::new();
+        s.add(&row(24, "hard", 1));
+        let rates = vec![(
+            "expand".to_string(),
+            vec![RatePoint {
+                secs: 0.4,
+                per_sec: 5000.0,
+            }],
+        )];
+        let svg = render_svg(&s, &rates).unwrap();
+        let line = svg
+            .lines()
+            .find(|l| l.contains("<polyline") && l.contains("stroke-width=\"2\""))
+            .unwrap_or_else(|| panic!("no series line in {svg}"));
+        let points = line
+            .split("points=\"")
+            .nth(1)
+            .unwrap()
+            .split('"')
+            .next()
+            .unwrap();
+        assert_eq!(points.split_whitespace().count(), 2, "{line}");
+    }
+}

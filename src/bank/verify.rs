@@ -1,0 +1,638 @@
+//! What `verify` checks, as pure functions over values: the manifest, one shard's
+//! file facts against its manifest record, the id sequence of a shard, and every row.
+//! No I/O here — `cmd::verify` reads the files and feeds these checks — so each rule
+//! is unit-tested on hand-made values.
+//!
+//! A check never stops at the first problem: it returns [`Finding`]s, each a
+//! [`Defect`] with where it was found (shard file, line, id), and the command
+//! reports them all, grouped by [`Defect::kind`].
+
+use std::fmt;
+
+use crate::bank::sink::{Manifest, ShardRecord};
+use crate::bank::{Digest, Row};
+use crate::engine::board::Board;
+use crate::engine::grade::BandTable;
+
+/// One thing wrong with the bank.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Defect {
+    /// The manifest says the run did not finish.
+    Incomplete,
+    /// The manifest's parameters cannot be used (e.g. an unreadable band table).
+    BadParams(String),
+    /// The manifest's totals or shard list do not add up.
+    ManifestTotals(String),
+    /// A shard listed in the manifest is not on disk.
+    MissingShard,
+    /// A `bank-*.csv.zst` file on disk that the manifest does not list.
+    UnlistedShard,
+    WrongSize {
+        expected: u64,
+        found: u64,
+    },
+    WrongChecksum {
+        expected: String,
+        found: String,
+    },
+    /// The shard cannot be read to the end (corrupt compression, bad header, I/O).
+    Unreadable(String),
+    WrongRowCount {
+        expected: u64,
+        found: u64,
+    },
+    /// Ids of a shard are not `first_id..=last_id` in order.
+    MissingIds {
+        from: u64,
+        to: u64,
+    },
+    UnexpectedId {
+        expected: u64,
+        found: u64,
+    },
+    /// A row that cannot be parsed.
+    Format(String),
+    /// The solution column is not a complete valid grid.
+    InvalidSolution,
+    /// A given of the puzzle differs from the solution.
+    PuzzleMismatch {
+        cell: usize,
+    },
+    NoSolution,
+    MultipleSolutions,
+    WrongClueCount {
+        stated: u16,
+        actual: u16,
+    },
+    WrongBand {
+        stated: String,
+        expected: String,
+    },
+    WrongCanonical,
+    /// The same puzzle (up to its text) appears twice in the bank.
+    Duplicate {
+        of_id: u64,
+    },
+}
+
+impl Defect {
+    /// The short name a report groups defects by.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Defect::Incomplete => "incomplete manifest",
+            Defect::BadParams(_) => "bad manifest parameters",
+            Defect::ManifestTotals(_) => "manifest inconsistent",
+            Defect::MissingShard => "missing shard",
+            Defect::UnlistedShard => "unlisted shard",
+            Defect::WrongSize { .. } => "wrong size",
+            Defect::WrongChecksum { .. } => "wrong checksum",
+            Defect::Unreadable(_) => "unreadable shard",
+            Defect::WrongRowCount { .. } => "wrong row count",
+            Defect::MissingIds { .. } => "missing ids",
+            Defect::UnexpectedId { .. } => "unexpected id",
+            Defect::Format(_) => "malformed row",
+            Defect::InvalidSolution => "invalid solution",
+            Defect::PuzzleMismatch { .. } => "puzzle differs from solution",
+            Defect::NoSolution => "no solution",
+            Defect::MultipleSolutions => "not unique",
+            Defect::WrongClueCount { .. } => "wrong clue count",
+            Defect::WrongBand { .. } => "wrong band",
+            Defect::WrongCanonical => "wrong canonical form",
+            Defect::Duplicate { .. } => "duplicate puzzle",
+        }
+    }
+}
+
+impl fmt::Display for Defect {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Defect::Incomplete => f.write_str(
+                "the manifest says `complete: false`: the run did not finish (rerun generate)",
+            ),
+            Defect::BadParams(m) => write!(f, "manifest parameters: {m}"),
+            Defect::ManifestTotals(m) => write!(f, "manifest: {m}"),
+            Defect::MissingShard => f.write_str("listed in the manifest but not on disk"),
+            Defect::UnlistedShard => f.write_str("on disk but not listed in the manifest"),
+            Defect::WrongSize { expected, found } => {
+                write!(f, "{found} bytes, the manifest says {expected}")
+            }
+            Defect::WrongChecksum { expected, found } => {
+                write!(f, "xxh3 {found}, the manifest says {expected}")
+            }
+            Defect::Unreadable(m) => write!(f, "unreadable: {m}"),
+            Defect::WrongRowCount { expected, found } => {
+                write!(f, "{found} rows, the manifest says {expected}")
+            }
+            Defect::MissingIds { from, to } if from == to => write!(f, "id {from} is missing"),
+            Defect::MissingIds { from, to } => write!(f, "ids {from}..={to} are missing"),
+            Defect::UnexpectedId { expected, found } => {
+                write!(f, "id {found} where id {expected} was expected")
+            }
+            Defect::Format(m) => write!(f, "malformed: {m}"),
+            Defect::InvalidSolution => f.write_str("the solution is not a complete valid grid"),
+            Defect::PuzzleMismatch { cell } => write!(
+                f,
+                "the puzzle's given at row {}, column {} differs from the solution",
+                cell / 9 + 1,
+                cell % 9 + 1
+            ),
+            Defect::NoSolution => f.write_str("the puzzle has no solution"),
+            Defect::MultipleSolutions => f.write_str("the puzzle has two or more solutions"),
+            Defect::WrongClueCount { stated, actual } => {
+                write!(f, "clues column says {stated}, the puzzle has {actual}")
+            }
+            Defect::WrongBand { stated, expected } => {
+                write!(f, "difficulty {stated:?}, the band table says {expected:?}")
+            }
+            Defect::WrongCanonical => {
+                f.write_str("the canonical column is not the puzzle's canonical form")
+            }
+            Defect::Duplicate { of_id } => write!(f, "the same puzzle as id {of_id}"),
+        }
+    }
+}
+
+/// A defect and where it was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Finding {
+    /// The shard file name, or `manifest.json` for bank-wide defects.
+    pub file: String,
+    /// 1-based line in the decompressed shard, when the defect is a row's.
+    pub line: Option<u64>,
+    pub id: Option<u64>,
+    pub defect: Defect,
+}
+
+impl fmt::Display for Finding {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.file)?;
+        if let Some(line) = self.line {
+            write!(f, " line {line}")?;
+        }
+        if let Some(id) = self.id {
+            write!(f, " (id {id})")?;
+        }
+        write!(f, ": {}", self.defect)
+    }
+}
+
+impl Finding {
+    /// A defect of a whole file.
+    pub fn file(file: &str, defect: Defect) -> Finding {
+        Finding {
+            file: file.to_string(),
+            line: None,
+            id: None,
+            defect,
+        }
+    }
+}
+
+/// The manifest's own consistency: complete, totals, shards contiguous, usable
+/// parameters. Returns the band table of the bank when the manifest names one.
+pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Option<BandTable> {
+    let here = crate::bank::sink::MANIFEST;
+    if !manifest.complete {
+        findings.push(Finding::file(here, Defect::Incomplete));
+    }
+    let rows: u64 = manifest.shards.iter().map(|s| s.rows).sum();
+    let bytes: u64 = manifest.shards.iter().map(|s| s.bytes).sum();
+    if rows != manifest.rows {
+        findings.push(Finding::file(
+            here,
+            Defect::ManifestTotals(format!(
+                "`rows` is {}, its shards hold {rows}",
+                manifest.rows
+            )),
+        ));
+    }
+    if bytes != manifest.bytes {
+        findings.push(Finding::file(
+            here,
+            Defect::ManifestTotals(format!(
+                "`bytes` is {}, its shards hold {bytes}",
+                manifest.bytes
+            )),
+        ));
+    }
+    let mut next_id = 0u64;
+    for shard in &manifest.shards {
+        if shard.first_id != next_id
+            || shard.last_id < shard.first_id
+            || shard.last_id - shard.first_id + 1 != shard.rows
+        {
+            findings.push(Finding::file(
+                here,
+                Defect::ManifestTotals(format!(
+                    "shard {} claims ids {}..={} in {} rows, expected to start at id {next_id}",
+                    shard.file, shard.first_id, shard.last_id, shard.rows
+                )),
+            ));
+        }
+        next_id = shard.last_id.saturating_add(1);
+    }
+    if let Some(count) = manifest.params.count {
+        if manifest.complete && count != manifest.rows {
+            findings.push(Finding::file(
+                here,
+                Defect::ManifestTotals(format!(
+                    "complete, but holds {} rows of the {count} asked for",
+                    manifest.rows
+                )),
+            ));
+        }
+    }
+    let size = match manifest.params.board_size() {
+        Ok(size) => size,
+        Err(e) => {
+            findings.push(Finding::file(here, Defect::BadParams(e)));
+            return None;
+        }
+    };
+    match manifest.params.bands.as_deref() {
+        Some(spec) => match BandTable::parse_for(spec, size) {
+            Ok(table) => Some(table),
+            Err(e) => {
+                findings.push(Finding::file(
+                    here,
+                    Defect::BadParams(format!("bands: {e}")),
+                ));
+                None
+            }
+        },
+        None => {
+            findings.push(Finding::file(
+                here,
+                Defect::BadParams("no `bands` table; bands are not checked".to_string()),
+            ));
+            None
+        }
+    }
+}
+
+/// Size and checksum of a shard file against its record.
+pub fn check_digest(record: &ShardRecord, digest: &Digest, findings: &mut Vec<Finding>) {
+    if digest.bytes != record.bytes {
+        findings.push(Finding::file(
+            &record.file,
+            Defect::WrongSize {
+                expected: record.bytes,
+                found: digest.bytes,
+            },
+        ));
+    }
+    let found = digest.hex();
+    if !found.eq_ignore_ascii_case(&record.xxh3) {
+        findings.push(Finding::file(
+            &record.file,
+            Defect::WrongChecksum {
+                expected: record.xxh3.clone(),
+                found,
+            },
+        ));
+    }
+}
+
+/// Follows the ids of one shard, which must run `first_id..=last_id` without gaps.
+#[derive(Debug)]
+pub struct IdSequence {
+    first_id: u64,
+    last_id: u64,
+    expected_rows: u64,
+    next: u64,
+    rows: u64,
+}
+
+impl IdSequence {
+    pub fn new(record: &ShardRecord) -> IdSequence {
+        IdSequence {
+            first_id: record.first_id,
+            last_id: record.last_id,
+            expected_rows: record.rows,
+            next: record.first_id,
+            rows: 0,
+        }
+    }
+
+    /// Takes the id of the next row (`None` when the row's id could not be read).
+    pub fn push(&mut self, file: &str, line: u64, id: Option<u64>, findings: &mut Vec<Finding>) {
+        self.rows += 1;
+        let Some(id) = id else {
+            // An unreadable id was already reported as a malformed row; assume it
+            // was the expected one so that one bad row does not cascade.
+            self.next += 1;
+            return;
+        };
+        if id == self.next {
+            self.next += 1;
+            return;
+        }
+        let defect = if id > self.next && id <= self.last_id {
+            Defect::MissingIds {
+                from: self.next,
+                to: id - 1,
+            }
+        } else {
+            Defect::UnexpectedId {
+                expected: self.next,
+                found: id,
+            }
+        };
+        findings.push(Finding {
+            file: file.to_string(),
+            line: Some(line),
+            id: Some(id),
+            defect,
+        });
+        // Resynchronise on the id found, unless it lies behind (a repeat), so that
+        // one gap is one defect and not one per following row.
+        if id > self.next {
+            self.next = id + 1;
+        }
+    }
+
+    /// After the last row: ids missing at the end, and the row count.
+    pub fn finish(&self, file: &str, findings: &mut Vec<Finding>) {
+        if self.next <= self.last_id && self.first_id <= self.last_id {
+            findings.push(Finding::file(
+                file,
+                Defect::MissingIds {
+                    from: self.next,
+                    to: self.last_id,
+                },
+            ));
+        }
+        if self.rows != self.expected_rows {
+            findings.push(Finding::file(
+                file,
+                Defect::WrongRowCount {
+                    expected: self.expected_rows,
+                    found: self.rows,
+                },
+            ));
+        }
+    }
+}
+
+/// The 128-bit key under which a puzzle (cells of any size) is deduplicated across
+/// the bank.
+#[inline]
+pub fn puzzle_key(puzzle: &[u8]) -> u128 {
+    xxhash_rust::xxh3::xxh3_128(puzzle)
+}
+
+/// Checks one row of a bank of boards `B` on its own (everything but ids and
+/// duplicates): solution, puzzle, uniqueness, clue count, band, canonical form.
+/// Allocates only to report a defect.
+pub fn check_row<B: Board>(
+    row: &Row<B::Cells>,
+    bands: Option<&BandTable>,
+    mut report: impl FnMut(Defect),
+) {
+    let (puzzle, solution) = (row.puzzle.as_ref(), row.solution.as_ref());
+    let solution_ok = solution.iter().all(|&v| v != 0) && B::is_consistent(&row.solution);
+    if !solution_ok {
+        report(Defect::InvalidSolution);
+    }
+    if let Some(cell) = (0..puzzle.len()).find(|&c| puzzle[c] != 0 && puzzle[c] != solution[c]) {
+        report(Defect::PuzzleMismatch { cell });
+    }
+    // When the solution is valid and agrees with every given, a unique puzzle's one
+    // solution is that grid; so uniqueness is all that is left to check.
+    match B::count_solutions(&row.puzzle, 2) {
+        1 => {}
+        0 => report(Defect::NoSolution),
+        _ => report(Defect::MultipleSolutions),
+    }
+    let actual = puzzle.iter().filter(|&&v| v != 0).count() as u16;
+    if actual != row.clues {
+        report(Defect::WrongClueCount {
+            stated: row.clues,
+            actual,
+        });
+    }
+    if let Some(table) = bands {
+        let expected = table.grade(actual).map(|i| table.bands()[i].name.as_str());
+        if expected != Some(row.difficulty.as_str()) {
+            report(Defect::WrongBand {
+                stated: row.difficulty.as_str().to_string(),
+                expected: expected.unwrap_or("(no band)").to_string(),
+            });
+        }
+    }
+    if let Some(canonical) = &row.canonical {
+        if B::canonical_form(&row.puzzle) != *canonical {
+            report(Defect::WrongCanonical);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bank::Label;
+    use crate::engine::board::Nine;
+    use crate::engine::grid::parse_line;
+    use crate::engine::solve::{self, Verdict};
+
+    // The minimal puzzle of DESIGN.md, its solution and canonical form.
+    const PUZZLE: &str =
+        "..9...43.....7.52..5......638.9.4.6.....5.9.....7.6..39..4......6....7.....837..2";
+    const CANON: &str =
+        "000000001002001000003040050004000602010070508200600040050200700408700000701308000";
+
+    fn good_row() -> Row {
+        let puzzle = parse_line(PUZZLE, 1).unwrap();
+        let Verdict::Unique(solution) = solve::solve(&puzzle) else {
+            panic!("the example is unique")
+        };
+        Row {
+            line: 2,
+            id: 0,
+            puzzle,
+            solution,
+            clues: 26,
+            difficulty: Label::new("hard"),
+            canonical: Some(parse_line(CANON, 1).unwrap()),
+        }
+    }
+
+    fn defects(row: &Row) -> Vec<Defect> {
+        let table = BandTable::default_9x9();
+        let mut out = Vec::new();
+        check_row::<Nine>(row, Some(&table), |d| out.push(d));
+        out
+    }
+
+    fn record(first_id: u64, rows: u64) -> ShardRecord {
+        ShardRecord {
+            file: "bank-00000.csv.zst".into(),
+            first_id,
+            last_id: first_id + rows - 1,
+            rows,
+            bytes: 100,
+            xxh3: "00000000000000ff".into(),
+        }
+    }
+
+    #[test]
+    fn a_good_row_has_no_defect() {
+        assert_eq!(defects(&good_row()), vec![]);
+    }
+
+    #[test]
+    fn each_column_lie_is_caught() {
+        let mut row = good_row();
+        row.clues = 27;
+        row.difficulty = Label::new("easy");
+        row.canonical.as_mut().unwrap()[80] = 1;
+        assert_eq!(
+            defects(&row),
+            vec![
+                Defect::WrongClueCount {
+                    stated: 27,
+                    actual: 26
+                },
+                Defect::WrongBand {
+                    stated: "easy".into(),
+                    expected: "hard".into()
+                },
+                Defect::WrongCanonical,
+            ]
+        );
+    }
+
+    #[test]
+    fn a_removed_clue_that_breaks_uniqueness_is_caught() {
+        let mut row = good_row();
+        // Every clue of this minimal puzzle is needed: dropping one gives 2+ solutions.
+        let c = row.puzzle.iter().position(|&v| v != 0).unwrap();
+        row.puzzle[c] = 0;
+        row.clues = 25;
+        row.canonical = None;
+        assert_eq!(defects(&row), vec![Defect::MultipleSolutions]);
+    }
+
+    #[test]
+    fn a_puzzle_that_contradicts_its_solution_is_caught() {
+        let mut row = good_row();
+        let c = row.puzzle.iter().position(|&v| v == 0).unwrap();
+        row.puzzle[c] = row.solution[c] % 9 + 1;
+        row.clues = 27;
+        row.canonical = None;
+        let found = defects(&row);
+        assert!(
+            found.contains(&Defect::PuzzleMismatch { cell: c }),
+            "{found:?}"
+        );
+        row.solution.swap(0, 1);
+        assert!(defects(&row).contains(&Defect::InvalidSolution));
+    }
+
+    #[test]
+    fn ids_report_gaps_once_and_counts() {
+        let mut findings = Vec::new();
+        let rec = record(10, 5);
+        let mut seq = IdSequence::new(&rec);
+        for (line, id) in [(2, 10), (3, 11), (4, 13), (5, 14)] {
+            seq.push(&rec.file, line, Some(id), &mut findings);
+        }
+        seq.finish(&rec.file, &mut findings);
+        let kinds: Vec<_> = findings.iter().map(|f| f.defect.clone()).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                Defect::MissingIds { from: 12, to: 12 },
+                Defect::WrongRowCount {
+                    expected: 5,
+                    found: 4
+                }
+            ]
+        );
+        assert_eq!(
+            findings[0].to_string(),
+            "bank-00000.csv.zst line 4 (id 13): id 12 is missing"
+        );
+    }
+
+    #[test]
+    fn ids_report_a_truncated_tail_and_a_repeat() {
+        let mut findings = Vec::new();
+        let rec = record(0, 4);
+        let mut seq = IdSequence::new(&rec);
+        for (line, id) in [(2, 0), (3, 0), (4, 1)] {
+            seq.push(&rec.file, line, Some(id), &mut findings);
+        }
+        seq.finish(&rec.file, &mut findings);
+        let kinds: Vec<_> = findings.iter().map(|f| f.defect.clone()).collect();
+        assert_eq!(
+            kinds,
+            vec![
+                Defect::UnexpectedId {
+                    expected: 1,
+                    found: 0
+                },
+                Defect::MissingIds { from: 2, to: 3 },
+                Defect::WrongRowCount {
+                    expected: 4,
+                    found: 3
+                }
+            ]
+        );
+    }
+
+    #[test]
+    fn digest_mismatches_are_reported() {
+        let mut findings = Vec::new();
+        let rec = record(0, 1);
+        check_digest(
+            &rec,
+            &Digest {
+                bytes: 100,
+                xxh3: 0xff,
+            },
+            &mut findings,
+        );
+        assert!(findings.is_empty(), "{findings:?}");
+        check_digest(
+            &rec,
+            &Digest {
+                bytes: 99,
+                xxh3: 0xfe,
+            },
+            &mut findings,
+        );
+        assert_eq!(findings.len(), 2);
+        assert_eq!(findings[0].defect.kind(), "wrong size");
+        assert_eq!(findings[1].defect.kind(), "wrong checksum");
+    }
+
+    #[test]
+    fn the_manifest_must_add_up_and_be_complete() {
+        let shards = vec![record(0, 3), {
+            let mut r = record(4, 2);
+            r.file = "bank-00001.csv.zst".into();
+            r
+        }];
+        let manifest = Manifest {
+            tool: "sudoku-factory".into(),
+            version: "0".into(),
+            params: crate::bank::sink::Params {
+                bands: Some("default".into()),
+                count: Some(5),
+                ..Default::default()
+            },
+            shards,
+            rows: 5,
+            bytes: 200,
+            complete: false,
+        };
+        let mut findings = Vec::new();
+        let table = check_manifest(&manifest, &mut findings);
+        assert_eq!(table, Some(BandTable::default_9x9()));
+        let kinds: Vec<_> = findings.iter().map(|f| f.defect.kind()).collect();
+        // Incomplete, and shard 1 starts at 4 instead of 3.
+        assert_eq!(kinds, vec!["incomplete manifest", "manifest inconsistent"]);
+        assert!(findings[1].to_string().contains("bank-00001.csv.zst"));
+    }
+}

@@ -1,0 +1,106 @@
+//! Symmetric clue patterns, as print publishers expect (`--symmetry`).
+//!
+//! A symmetry splits the 81 cells into *orbits*: the sets of cells it maps onto each
+//! other. A symmetric carve removes whole orbits at a time — all of an orbit's cells
+//! are emptied together and the removal is kept only if the puzzle stays unique — so
+//! the clue pattern is invariant under the symmetry, and a puzzle carved to the end
+//! is minimal *with respect to orbits* (no orbit can go; a single clue might).
+//!
+//! * `rot180` — (r, c) ↔ (8−r, 8−c), the classic newspaper symmetry; orbits of 1 or 2.
+//! * `rot90` — (r, c) → (c, 8−r) → (8−r, 8−c) → (8−c, r); orbits of 1 or 4.
+//! * `mirror` — left-right reflection (r, c) ↔ (r, 8−c); orbits of 1 or 2.
+//! * `diagonal` — reflection in the main diagonal (r, c) ↔ (c, r); orbits of 1 or 2.
+
+use crate::engine::grid::N_CELLS;
+
+/// A symmetry of the clue pattern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Symmetry {
+    None,
+    Rot180,
+    Rot90,
+    Mirror,
+    Diagonal,
+}
+
+impl Symmetry {
+    pub const ALL: [Symmetry; 5] = [
+        Symmetry::None,
+        Symmetry::Rot180,
+        Symmetry::Rot90,
+        Symmetry::Mirror,
+        Symmetry::Diagonal,
+    ];
+
+    /// The name on the command line and in manifests.
+    pub fn name(self) -> &'static str {
+        match self {
+            Symmetry::None => "none",
+            Symmetry::Rot180 => "rot180",
+            Symmetry::Rot90 => "rot90",
+            Symmetry::Mirror => "mirror",
+            Symmetry::Diagonal => "diagonal",
+        }
+    }
+
+    /// The symmetry called `name`, if any.
+    pub fn from_name(name: &str) -> Option<Symmetry> {
+        Symmetry::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// The image of `cell` under the symmetry's generator.
+    fn map(self, cell: usize) -> usize {
+        let (r, c) = (cell / 9, cell % 9);
+        let (r2, c2) = match self {
+            Symmetry::None => (r, c),
+            Symmetry::Rot180 => (8 - r, 8 - c),
+            Symmetry::Rot90 => (c, 8 - r),
+            Symmetry::Mirror => (r, 8 - c),
+            Symmetry::Diagonal => (c, r),
+        };
+        r2 * 9 + c2
+    }
+
+    /// The orbit of `cell`: the distinct cells reached by applying the generator
+    /// repeatedly (at most 4), `cell` first. Returned as a fixed array and a length,
+    /// so the carve loop allocates nothing.
+    pub fn orbit(self, cell: usize) -> ([u8; 4], usize) {
+        debug_assert!(cell < N_CELLS);
+        let mut out = [cell as u8; 4];
+        let mut len = 1;
+        let mut next = self.map(cell);
+        while next != cell && len < 4 {
+            out[len] = next as u8;
+            len += 1;
+            next = self.map(next);
+        }
+        (out, len)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn orbits_partition_the_board_with_the_expected_sizes() {
+        for s in Symmetry::ALL {
+            let max = if s == Symmetry::Rot90 { 4 } else { 2 };
+            for cell in 0..N_CELLS {
+                let (orbit, len) = s.orbit(cell);
+                assert!(len == 1 || len == max, "{s:?} {cell}");
+                assert_eq!(orbit[0] as usize, cell);
+                for &o in &orbit[..len] {
+                    // Every cell of an orbit has that same orbit (as a set).
+                    let (back, back_len) = s.orbit(o as usize);
+                    assert_eq!(back_len, len);
+                    assert!(back[..len].contains(&(cell as u8)));
+                }
+            }
+            assert_eq!(Symmetry::from_name(s.name()), Some(s));
+        }
+        assert_eq!(Symmetry::Rot180.orbit(40).1, 1, "the centre is fixed");
+        assert_eq!(Symmetry::Rot180.orbit(0), ([0, 80, 0, 0], 2));
+        assert_eq!(Symmetry::Diagonal.orbit(10).1, 1);
+    }
+}

@@ -1,0 +1,533 @@
+//! The board and its text format.
+//!
+//! A 9×9 puzzle or grid is a plain `[u8; 81]` in row-major order, `0` for an empty
+//! cell and `1..=9` for a digit ([`Cells`]). Keeping the hot representation a bare
+//! array (not a struct with a size field) lets the solver, the carver, the symmetry
+//! group and the canonical form index it without bounds checks or indirection.
+//! [`Size`] names the board sizes the factory makes (4×4, 9×9, 16×16, 25×25); the
+//! other sizes have their own engine ([`crate::engine::nxn`]) so the 9×9 fast path stays as it
+//! is, and share this file's text format.
+//!
+//! Text format (DESIGN.md): one puzzle per line, the cells in row-major order with no
+//! separators; symbols `1`–`9` then `A`, `B`, … (A = 10; lowercase accepted on input),
+//! `.` for empty on output, `.` or `0` on input; surrounding whitespace is ignored.
+//! Anything else is an error naming the line, the column and the character.
+
+use std::fmt;
+
+/// Number of cells of a 9×9 board.
+pub const N_CELLS: usize = 81;
+
+/// A 9×9 board: row-major, `0` = empty, `1..=9` = digit.
+pub type Cells = [u8; N_CELLS];
+
+/// The side length of a board: N×N cells in boxes of b×b, N = b².
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Size {
+    /// 4×4 with 2×2 boxes, for children's books.
+    Four,
+    /// The classic 9×9 board with 3×3 boxes.
+    Nine,
+    /// 16×16 with 4×4 boxes.
+    Sixteen,
+    /// 25×25 with 5×5 boxes.
+    TwentyFive,
+}
+
+/// Symbol of each value on output: `.` for empty, then `1`–`9`, `A`–`P`.
+pub const SYMBOLS: &[u8; 26] = b".123456789ABCDEFGHIJKLMNOP";
+
+impl Size {
+    /// Every size, smallest first.
+    pub const ALL: [Size; 4] = [Size::Four, Size::Nine, Size::Sixteen, Size::TwentyFive];
+
+    /// The size whose side is `n` (4, 9, 16 or 25).
+    pub fn from_side(n: usize) -> Option<Size> {
+        Size::ALL.into_iter().find(|s| s.side() == n)
+    }
+
+    /// Side length N (also the number of symbols).
+    pub fn side(self) -> usize {
+        match self {
+            Size::Four => 4,
+            Size::Nine => 9,
+            Size::Sixteen => 16,
+            Size::TwentyFive => 25,
+        }
+    }
+
+    /// Box side b (N = b²).
+    pub fn box_side(self) -> usize {
+        match self {
+            Size::Four => 2,
+            Size::Nine => 3,
+            Size::Sixteen => 4,
+            Size::TwentyFive => 5,
+        }
+    }
+
+    /// Cells on a board of this size.
+    pub fn n_cells(self) -> usize {
+        self.side() * self.side()
+    }
+
+    /// The symbols of a given, as error messages name them.
+    pub fn symbols(self) -> &'static str {
+        match self {
+            Size::Four => "1-4",
+            Size::Nine => "1-9",
+            Size::Sixteen => "1-9, A-G",
+            Size::TwentyFive => "1-9, A-P",
+        }
+    }
+}
+
+impl fmt::Display for Size {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{n}x{n}", n = self.side())
+    }
+}
+
+/// Why a line of text is not a board.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ParseError {
+    /// A character that is neither a digit nor an empty-cell marker.
+    #[error(
+        "line {line}, column {column}: unexpected character {found:?} (expected {expected}, '.' or '0')"
+    )]
+    BadChar {
+        line: usize,
+        column: usize,
+        found: char,
+        /// The symbols of the size being read, e.g. `1-9`.
+        expected: &'static str,
+    },
+    /// The line holds too few or too many cells.
+    #[error("line {line}: expected {expected} cells, found {found}")]
+    BadLength {
+        line: usize,
+        expected: usize,
+        found: usize,
+    },
+    /// The line is not UTF-8 text; `column` is the character before which the first
+    /// invalid byte stands.
+    #[error("line {line}, column {column}: not valid UTF-8 text")]
+    NotUtf8 { line: usize, column: usize },
+    /// A symbol stands twice in one row, column or box: no Sudoku board can hold it,
+    /// so it is refused as malformed rather than searched (such boards made the
+    /// solver and the canonical form search for a long time to find nothing).
+    #[error("line {line}, columns {first} and {second}: {symbol:?} repeats in {unit}")]
+    Repeated {
+        line: usize,
+        /// Columns in the line (as [`ParseError::BadChar`] counts them) of the two cells.
+        first: usize,
+        second: usize,
+        symbol: char,
+        unit: Unit,
+    },
+}
+
+/// A row, column or box of a board, numbered from 1 (boxes row-major), as error
+/// messages name them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unit {
+    Row(usize),
+    Column(usize),
+    Box(usize),
+}
+
+impl fmt::Display for Unit {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Unit::Row(k) => write!(f, "row {k}"),
+            Unit::Column(k) => write!(f, "column {k}"),
+            Unit::Box(k) => write!(f, "box {k}"),
+        }
+    }
+}
+
+/// The first repeated symbol of `cells` (a board of `size`, 0 = empty): the unit and
+/// the two cell indices (row-major, from 0), rows first, then columns, then boxes.
+/// `None` when no row, column or box holds a value twice.
+pub fn find_repeat(cells: &[u8], size: Size) -> Option<(Unit, usize, usize)> {
+    let (n, b) = (size.side(), size.box_side());
+    debug_assert_eq!(cells.len(), n * n);
+    // seen[v]: 1 + the cell holding v in the current unit (0: not seen). Stack only.
+    let mut seen = [0usize; 26];
+    // The k-th cell of unit u, for rows (0), columns (1) and boxes (2).
+    let cell_of = |unit: usize, u: usize, k: usize| match unit {
+        0 => u * n + k,
+        1 => k * n + u,
+        _ => ((u / b) * b + k / b) * n + (u % b) * b + k % b,
+    };
+    let names: [fn(usize) -> Unit; 3] = [Unit::Row, Unit::Column, Unit::Box];
+    for (unit, name) in names.into_iter().enumerate() {
+        for u in 0..n {
+            seen.fill(0);
+            for k in 0..n {
+                let cell = cell_of(unit, u, k);
+                let v = usize::from(cells[cell]);
+                if v == 0 {
+                    continue;
+                }
+                if seen[v] != 0 {
+                    return Some((name(u + 1), seen[v] - 1, cell));
+                }
+                seen[v] = cell + 1;
+            }
+        }
+    }
+    None
+}
+
+/// Parses one input line of any `size` as a board, as every command that reads
+/// puzzles does: the text format ([`parse_sized`]), and then no symbol repeated in a
+/// row, column or box ([`ParseError::Repeated`]). `bytes` is the raw line without its
+/// line terminator; bytes that are not UTF-8 are a [`ParseError::NotUtf8`].
+pub fn parse_board(
+    bytes: &[u8],
+    line_no: usize,
+    size: Size,
+    out: &mut [u8],
+) -> Result<(), ParseError> {
+    let text = std::str::from_utf8(bytes).map_err(|e| ParseError::NotUtf8 {
+        line: line_no,
+        column: String::from_utf8_lossy(&bytes[..e.valid_up_to()])
+            .chars()
+            .count()
+            + 1,
+    })?;
+    parse_sized(text, line_no, size, out)?;
+    match find_repeat(out, size) {
+        None => Ok(()),
+        Some((unit, a, b)) => {
+            let leading = text.len() - text.trim_start().len();
+            let lead_chars = text[..leading].chars().count();
+            Err(ParseError::Repeated {
+                line: line_no,
+                first: lead_chars + a + 1,
+                second: lead_chars + b + 1,
+                symbol: char::from(SYMBOLS[usize::from(out[a])]),
+                unit,
+            })
+        }
+    }
+}
+
+/// Parses one line of the text format. `line_no` (1-based) is only used to name the
+/// line in errors; columns count characters from 1 in the line as given, including
+/// any leading whitespace, so that an editor's column matches.
+pub fn parse_line(text: &str, line_no: usize) -> Result<Cells, ParseError> {
+    let leading = text.len() - text.trim_start().len();
+    let body = text.trim();
+    let lead_chars = text[..leading].chars().count();
+    let mut cells = [0u8; N_CELLS];
+    let mut n = 0usize;
+    for (i, ch) in body.chars().enumerate() {
+        let value = match ch {
+            '1'..='9' => ch as u8 - b'0',
+            '.' | '0' => 0,
+            _ => {
+                return Err(ParseError::BadChar {
+                    line: line_no,
+                    column: lead_chars + i + 1,
+                    found: ch,
+                    expected: Size::Nine.symbols(),
+                })
+            }
+        };
+        if n < N_CELLS {
+            cells[n] = value;
+        }
+        n += 1;
+    }
+    if n != N_CELLS {
+        return Err(ParseError::BadLength {
+            line: line_no,
+            expected: N_CELLS,
+            found: n,
+        });
+    }
+    Ok(cells)
+}
+
+/// Parses one line of the text format for a board of any `size` into `out`, which
+/// must hold exactly `size.n_cells()` cells. Errors as [`parse_line`] (which is the
+/// 9×9 fast path of this).
+pub fn parse_sized(
+    text: &str,
+    line_no: usize,
+    size: Size,
+    out: &mut [u8],
+) -> Result<(), ParseError> {
+    let n_cells = size.n_cells();
+    debug_assert_eq!(out.len(), n_cells);
+    let leading = text.len() - text.trim_start().len();
+    let body = text.trim();
+    let lead_chars = text[..leading].chars().count();
+    let max = size.side() as u8;
+    let mut n = 0usize;
+    for (i, ch) in body.chars().enumerate() {
+        let value = match ch {
+            '.' | '0' => Some(0),
+            '1'..='9' => Some(ch as u8 - b'0'),
+            'A'..='Z' => Some(ch as u8 - b'A' + 10),
+            'a'..='z' => Some(ch as u8 - b'a' + 10),
+            _ => None,
+        };
+        let value = value.filter(|&v| v <= max).ok_or(ParseError::BadChar {
+            line: line_no,
+            column: lead_chars + i + 1,
+            found: ch,
+            expected: size.symbols(),
+        })?;
+        if n < n_cells {
+            out[n] = value;
+        }
+        n += 1;
+    }
+    if n != n_cells {
+        return Err(ParseError::BadLength {
+            line: line_no,
+            expected: n_cells,
+            found: n,
+        });
+    }
+    Ok(())
+}
+
+/// Writes cells of any size in the text format (`.` for empty, `A` = 10), without
+/// allocating. `out` must be as long as `cells`.
+#[inline]
+pub fn format_sized_into(cells: &[u8], out: &mut [u8]) {
+    for (o, &v) in out.iter_mut().zip(cells) {
+        *o = SYMBOLS[v as usize];
+    }
+}
+
+/// As [`format_sized_into`], with `0` for empty (the canonical-form convention).
+#[inline]
+pub fn format_sized_zeros_into(cells: &[u8], out: &mut [u8]) {
+    for (o, &v) in out.iter_mut().zip(cells) {
+        *o = if v == 0 { b'0' } else { SYMBOLS[v as usize] };
+    }
+}
+
+/// Writes `cells` in the text format into `out` (`.` for empty), without allocating.
+#[inline]
+pub fn format_into(cells: &Cells, out: &mut [u8; N_CELLS]) {
+    for (o, &v) in out.iter_mut().zip(cells.iter()) {
+        *o = if v == 0 { b'.' } else { b'0' + v };
+    }
+}
+
+/// Writes `cells` with `0` for empty cells (the canonical-form convention).
+#[inline]
+pub fn format_zeros_into(cells: &Cells, out: &mut [u8; N_CELLS]) {
+    for (o, &v) in out.iter_mut().zip(cells.iter()) {
+        *o = b'0' + v;
+    }
+}
+
+/// Number of givens (non-empty cells).
+#[inline]
+pub fn n_clues(cells: &Cells) -> u8 {
+    cells.iter().filter(|&&v| v != 0).count() as u8
+}
+
+/// True when every row, column and box holds each of its digits at most once.
+/// Empty cells are allowed; a full grid that passes is a valid Sudoku solution.
+pub fn is_consistent(cells: &Cells) -> bool {
+    let mut rows = [0u16; 9];
+    let mut cols = [0u16; 9];
+    let mut boxes = [0u16; 9];
+    for (i, &v) in cells.iter().enumerate() {
+        if v == 0 {
+            continue;
+        }
+        if v > 9 {
+            return false;
+        }
+        let bit = 1u16 << v;
+        let (r, c) = (i / 9, i % 9);
+        let b = (r / 3) * 3 + c / 3;
+        if rows[r] & bit != 0 || cols[c] & bit != 0 || boxes[b] & bit != 0 {
+            return false;
+        }
+        rows[r] |= bit;
+        cols[c] |= bit;
+        boxes[b] |= bit;
+    }
+    true
+}
+
+/// True when `grid` is a complete valid solution and agrees with every given of `puzzle`.
+pub fn solves(puzzle: &Cells, grid: &Cells) -> bool {
+    grid.iter().all(|&v| (1..=9).contains(&v))
+        && is_consistent(grid)
+        && puzzle.iter().zip(grid).all(|(&p, &g)| p == 0 || p == g)
+}
+
+/// Displays a board in the text format; for messages and tests, not the hot path.
+pub struct Display<'a>(pub &'a Cells);
+
+impl fmt::Display for Display<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut buf = [0u8; N_CELLS];
+        format_into(self.0, &mut buf);
+        f.write_str(std::str::from_utf8(&buf).expect("format_into writes ASCII only"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(text: &str, size: Size) -> Result<Vec<u8>, ParseError> {
+        let mut out = vec![0; size.n_cells()];
+        parse_board(text.as_bytes(), 7, size, &mut out).map(|()| out)
+    }
+
+    #[test]
+    fn a_repeated_symbol_is_refused_naming_its_unit_and_columns() {
+        let row = format!("  5..5{}", ".".repeat(77));
+        assert_eq!(
+            board(&row, Size::Nine).unwrap_err().to_string(),
+            "line 7, columns 3 and 6: '5' repeats in row 1"
+        );
+        let mut col = vec![b'.'; 81];
+        col[4] = b'8';
+        col[76] = b'8';
+        let col = String::from_utf8(col).unwrap();
+        assert!(matches!(
+            board(&col, Size::Nine),
+            Err(ParseError::Repeated {
+                unit: Unit::Column(5),
+                first: 5,
+                second: 77,
+                ..
+            })
+        ));
+        // Cells 0 and 10 (rows 1 and 2) share only box 1.
+        let mut bx = vec![b'.'; 81];
+        bx[0] = b'3';
+        bx[10] = b'3';
+        let bx = String::from_utf8(bx).unwrap();
+        assert!(matches!(
+            board(&bx, Size::Nine),
+            Err(ParseError::Repeated {
+                unit: Unit::Box(1),
+                symbol: '3',
+                ..
+            })
+        ));
+        // 16x16: box 4 is the top-right one; lowercase 'g' is G = 16.
+        let mut big = vec![b'.'; 256];
+        big[12] = b'g';
+        big[16 + 15] = b'G';
+        let big = String::from_utf8(big).unwrap();
+        assert!(matches!(
+            board(&big, Size::Sixteen),
+            Err(ParseError::Repeated {
+                unit: Unit::Box(4),
+                symbol: 'G',
+                ..
+            })
+        ));
+    }
+
+    #[test]
+    fn a_valid_board_of_every_size_passes_the_repeat_check() {
+        for size in Size::ALL {
+            let n = size.side();
+            let b = size.box_side();
+            // The pattern grid: (b·(r mod b) + r div b + c) mod n, plus one.
+            let text: String = (0..n * n)
+                .map(|i| {
+                    let (r, c) = (i / n, i % n);
+                    char::from(SYMBOLS[(b * (r % b) + r / b + c) % n + 1])
+                })
+                .collect();
+            assert_eq!(find_repeat(&board(&text, size).unwrap(), size), None);
+        }
+    }
+
+    #[test]
+    fn bytes_that_are_not_utf8_are_a_malformed_line() {
+        let mut bytes = b"12".to_vec();
+        bytes.push(0xff);
+        bytes.extend(std::iter::repeat_n(b'.', 78));
+        let mut out = [0u8; 81];
+        assert_eq!(
+            parse_board(&bytes, 2, Size::Nine, &mut out),
+            Err(ParseError::NotUtf8 { line: 2, column: 3 })
+        );
+    }
+
+    const PUZZLE: &str =
+        "..9...43.....7.52..5......638.9.4.6.....5.9.....7.6..39..4......6....7.....837..2";
+
+    #[test]
+    fn round_trips_and_accepts_zero_and_whitespace() {
+        let cells = parse_line(PUZZLE, 1).unwrap();
+        assert_eq!(Display(&cells).to_string(), PUZZLE);
+        let zeros = PUZZLE.replace('.', "0");
+        assert_eq!(parse_line(&format!("  {zeros}\t"), 1).unwrap(), cells);
+        assert_eq!(n_clues(&cells), 26);
+    }
+
+    #[test]
+    fn names_line_column_and_character() {
+        let mut bad = PUZZLE.to_string();
+        bad.replace_range(39..40, "x");
+        let err = parse_line(&format!(" {bad}"), 12).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 12, column 41: unexpected character 'x' (expected 1-9, '.' or '0')"
+        );
+        let err = parse_line(&PUZZLE[1..], 3).unwrap_err();
+        assert_eq!(err.to_string(), "line 3: expected 81 cells, found 80");
+    }
+
+    #[test]
+    fn every_size_round_trips_its_symbols_and_names_bad_ones() {
+        for size in Size::ALL {
+            let n = size.side();
+            // Row-major values 0..=N repeating: every symbol and the empty cell.
+            let cells: Vec<u8> = (0..size.n_cells()).map(|i| (i % (n + 1)) as u8).collect();
+            let mut text = vec![0u8; cells.len()];
+            format_sized_into(&cells, &mut text);
+            let text = String::from_utf8(text).unwrap();
+            let mut back = vec![0u8; cells.len()];
+            parse_sized(&text, 1, size, &mut back).unwrap();
+            assert_eq!(back, cells, "{size}");
+            parse_sized(&text.to_lowercase(), 1, size, &mut back).unwrap();
+            assert_eq!(back, cells, "{size}: lowercase is accepted");
+            assert_eq!(Size::from_side(n), Some(size));
+        }
+        let mut out = [0u8; 16];
+        let err = parse_sized("1234341221434325", 7, Size::Four, &mut out).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 7, column 16: unexpected character '5' (expected 1-4, '.' or '0')"
+        );
+        let mut out = [0u8; 256];
+        let line = format!("{}H", ".".repeat(255));
+        let err = parse_sized(&line, 2, Size::Sixteen, &mut out).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2, column 256: unexpected character 'H' (expected 1-9, A-G, '.' or '0')"
+        );
+        let mut nine = [0u8; 81];
+        parse_sized(PUZZLE, 1, Size::Nine, &mut nine).unwrap();
+        assert_eq!(nine, parse_line(PUZZLE, 1).unwrap());
+    }
+
+    #[test]
+    fn consistency_spots_a_repeated_digit() {
+        let mut cells = parse_line(PUZZLE, 1).unwrap();
+        assert!(is_consistent(&cells));
+        cells[0] = 9; // row 0 already has a 9 at column 2
+        assert!(!is_consistent(&cells));
+    }
+}
