@@ -7,7 +7,7 @@
 //!
 //! * [`engine`] — the puzzle logic, pure: [`engine::grid`] (sizes, text format),
 //!   [`engine::solve`], [`engine::generate`] (fill and carve strategies),
-//!   [`engine::transform`], [`engine::canon`], [`engine::nxn`] (the other sizes),
+//!   [`engine::canon`], [`engine::nxn`] (the other sizes, and the symmetry group of all),
 //!   [`engine::grade`] (bands), [`engine::board`] (the `Board` trait over sizes).
 //! * [`run`] — the main job: [`run::rng`] (one stream per item), [`run::seed`] (making
 //!   one seed), [`run::pipeline`] (rayon wiring and ordering), [`run::timing`]

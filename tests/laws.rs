@@ -8,8 +8,10 @@ use rand_pcg::Pcg64;
 use sudoku_factory::engine::canon::canonical_form;
 use sudoku_factory::engine::generate::{carve, fill, Carve, Fill};
 use sudoku_factory::engine::grid::{is_consistent, n_clues, parse_line, solves, Cells};
+use sudoku_factory::engine::nxn::{transform, Box3};
 use sudoku_factory::engine::solve::{count_solutions, solve, Verdict};
-use sudoku_factory::engine::transform::Transform;
+
+type Transform = transform::Transform<Box3>;
 
 fn qqwing(i: usize) -> Cells {
     let text = include_str!("../data/qqwing-10k.txt");

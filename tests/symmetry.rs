@@ -9,8 +9,10 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use sudoku_factory::engine::generate::{carve_with, fill, Carve, CarveConfig, Fill, Symmetry};
 use sudoku_factory::engine::grid::{n_clues, parse_line, Cells};
+use sudoku_factory::engine::nxn::{transform, Box3};
 use sudoku_factory::engine::solve::{count_solutions, solve, Verdict};
-use sudoku_factory::engine::transform::Transform;
+
+type Transform = transform::Transform<Box3>;
 
 /// The geometric map a symmetry is named after, as an element of the Sudoku group.
 fn as_transform(s: Symmetry) -> Transform {

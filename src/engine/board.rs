@@ -69,7 +69,7 @@ pub struct Nine;
 impl Board for Nine {
     const SIZE: Size = Size::Nine;
     type Cells = [u8; N_CELLS];
-    type Transform = crate::engine::transform::Transform;
+    type Transform = nxn::transform::Transform<nxn::Box3>;
 
     #[inline]
     fn empty() -> Self::Cells {
@@ -110,7 +110,7 @@ impl Board for Nine {
 
     #[inline]
     fn random_transform<R: Rng + ?Sized>(rng: &mut R) -> Self::Transform {
-        crate::engine::transform::Transform::random(rng)
+        nxn::transform::Transform::<nxn::Box3>::random(rng)
     }
 
     #[inline]

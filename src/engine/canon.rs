@@ -722,7 +722,7 @@ pub fn canonical_form_brute_force(cells: &[u8; 81]) -> [u8; 81] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::transform::Transform;
+    type Transform = crate::engine::nxn::transform::Transform<crate::engine::nxn::Box3>;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
 
@@ -901,7 +901,7 @@ mod tests {
         // A full board that is not a valid grid takes the general path.
         let mut bad = parse(SMALLEST_GRID);
         bad[0] = bad[1];
-        let t = Transform::rotate90().compose(&Transform::relabel([2, 3, 1, 5, 4, 6, 7, 9, 8]));
+        let t = Transform::rotate90().compose(&Transform::relabel(&[2, 3, 1, 5, 4, 6, 7, 9, 8]));
         assert_eq!(canonical_form(&bad), canonical_form(&t.apply(&bad)));
     }
 

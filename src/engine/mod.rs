@@ -10,10 +10,10 @@
 //! * [`generate`] — the 9×9 seed strategies: [`generate::fill`] builds complete grids,
 //!   [`generate::carve`] removes clues while the solution stays unique,
 //!   [`generate::symmetry`] gives the orbits a symmetric carve removes together.
-//! * [`transform`] — the 9×9 symmetry group as a value type (expansion).
 //! * [`canon`] — the exact pattern-first 9×9 canonical form.
-//! * [`nxn`] — the same engine over a box `Shape` for 4×4, 16×16 and 25×25 (solver,
-//!   fill, carve, transform, canonical form, the 4×4 census).
+//! * [`nxn`] — the engine over a box `Shape` for 4×4, 16×16 and 25×25 (solver, fill,
+//!   carve, canonical form, the 4×4 census), and for every size, 9×9 included, the
+//!   symmetry group as a value type ([`nxn::transform`], expansion).
 //! * [`grade`] — difficulty bands by clue count.
 //! * [`board`] — the `Board` trait: one size's puzzle logic as the pipeline, `bench`
 //!   and the commands use it, implemented by the 9×9 fast path (`Nine`) and by `nxn`
@@ -26,4 +26,3 @@ pub mod grade;
 pub mod grid;
 pub mod nxn;
 pub mod solve;
-pub mod transform;

@@ -1,9 +1,11 @@
 //! The N×N engine: boards of any box side b (N = b², N² cells), for the sizes the
-//! 9×9 fast path does not cover — 4×4, 16×16 and 25×25 (DESIGN.md, "Text format").
+//! 9×9 fast path does not cover — 4×4, 16×16 and 25×25 (DESIGN.md, "Text format") —
+//! and, for [`transform`], every size: the 9×9 symmetry group is `Transform<Box3>`.
 //!
-//! The 9×9 code in [`crate::engine::grid`], [`crate::engine::solve`], [`crate::engine::generate`],
-//! [`crate::engine::transform`] and [`crate::engine::canon`] is hand-tuned to 81 cells (27-bit band
-//! words, fixed permutation tables); stretching it to every size would slow it down.
+//! The 9×9 code in [`crate::engine::grid`], [`crate::engine::solve`],
+//! [`crate::engine::generate`] and [`crate::engine::canon`] is hand-tuned to 81 cells
+//! (27-bit band words, fixed permutation tables); stretching it to every size would
+//! slow it down.
 //! This engine is written once over a [`Shape`] instead, monomorphised per size, so
 //! loop bounds are constants. It also runs on [`Box3`], which lets tests check it
 //! against the 9×9 fast path.
