@@ -11,8 +11,6 @@
 //! * `mirror` — left-right reflection (r, c) ↔ (r, 8−c); orbits of 1 or 2.
 //! * `diagonal` — reflection in the main diagonal (r, c) ↔ (c, r); orbits of 1 or 2.
 
-use crate::engine::grid::N_CELLS;
-
 /// A symmetry of the clue pattern.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Symmetry {
@@ -48,39 +46,46 @@ impl Symmetry {
         Symmetry::ALL.into_iter().find(|s| s.name() == name)
     }
 
-    /// The image of `cell` under the symmetry's generator.
-    fn map(self, cell: usize) -> usize {
-        let (r, c) = (cell / 9, cell % 9);
+    /// The image of `cell` under the symmetry's generator on a board of side `n`.
+    #[inline]
+    fn map(self, n: usize, cell: usize) -> usize {
+        let (r, c, m) = (cell / n, cell % n, n - 1);
         let (r2, c2) = match self {
             Symmetry::None => (r, c),
-            Symmetry::Rot180 => (8 - r, 8 - c),
-            Symmetry::Rot90 => (c, 8 - r),
-            Symmetry::Mirror => (r, 8 - c),
+            Symmetry::Rot180 => (m - r, m - c),
+            Symmetry::Rot90 => (c, m - r),
+            Symmetry::Mirror => (r, m - c),
             Symmetry::Diagonal => (c, r),
         };
-        r2 * 9 + c2
+        r2 * n + c2
     }
 
-    /// The orbit of `cell`: the distinct cells reached by applying the generator
-    /// repeatedly (at most 4), `cell` first. Returned as a fixed array and a length,
-    /// so the carve loop allocates nothing.
-    pub fn orbit(self, cell: usize) -> ([u8; 4], usize) {
-        debug_assert!(cell < N_CELLS);
-        let mut out = [cell as u8; 4];
+    /// The orbit of `cell` on a board of side `n` (every size): the distinct cells
+    /// reached by applying the generator repeatedly (at most 4), `cell` first.
+    /// Returned as a fixed array and a length, so the carve loop allocates nothing.
+    pub fn orbit_in(self, n: usize, cell: usize) -> ([u16; 4], usize) {
+        debug_assert!(cell < n * n);
+        let mut out = [cell as u16; 4];
         let mut len = 1;
-        let mut next = self.map(cell);
+        let mut next = self.map(n, cell);
         while next != cell && len < 4 {
-            out[len] = next as u8;
+            out[len] = next as u16;
             len += 1;
-            next = self.map(next);
+            next = self.map(n, next);
         }
         (out, len)
+    }
+
+    /// The orbit of `cell` on the 9×9 board; see [`Symmetry::orbit_in`].
+    pub fn orbit(self, cell: usize) -> ([u16; 4], usize) {
+        self.orbit_in(9, cell)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::grid::N_CELLS;
 
     #[test]
     fn orbits_partition_the_board_with_the_expected_sizes() {
@@ -94,7 +99,7 @@ mod tests {
                     // Every cell of an orbit has that same orbit (as a set).
                     let (back, back_len) = s.orbit(o as usize);
                     assert_eq!(back_len, len);
-                    assert!(back[..len].contains(&(cell as u8)));
+                    assert!(back[..len].contains(&(cell as u16)));
                 }
             }
             assert_eq!(Symmetry::from_name(s.name()), Some(s));

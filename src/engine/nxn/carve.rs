@@ -64,34 +64,10 @@ pub fn start_clues<S: Shape>() -> usize {
     (S::CELLS * 15 + 40) / 81
 }
 
-/// The image of `cell` under the generator of `symmetry` on a side-N board.
-fn map<S: Shape>(symmetry: Symmetry, cell: usize) -> usize {
-    let (r, c, m) = (S::row(cell), S::col(cell), S::N - 1);
-    let (r2, c2) = match symmetry {
-        Symmetry::None => (r, c),
-        Symmetry::Rot180 => (m - r, m - c),
-        Symmetry::Rot90 => (c, m - r),
-        Symmetry::Mirror => (r, m - c),
-        Symmetry::Diagonal => (c, r),
-    };
-    r2 * S::N + c2
-}
-
-/// The orbit of `cell` under `symmetry` on an `S` board: the distinct cells reached
-/// by applying the generator repeatedly (at most 4), `cell` first, as a fixed array
-/// and a length so that the carve loop allocates nothing. Generalises
-/// [`Symmetry::orbit`] from side 9 to side N.
+/// The orbit of `cell` under `symmetry` on an `S` board ([`Symmetry::orbit_in`]).
+#[inline]
 pub fn orbit<S: Shape>(symmetry: Symmetry, cell: usize) -> ([u16; 4], usize) {
-    debug_assert!(cell < S::CELLS);
-    let mut out = [cell as u16; 4];
-    let mut len = 1;
-    let mut next = map::<S>(symmetry, cell);
-    while next != cell && len < 4 {
-        out[len] = next as u16;
-        len += 1;
-        next = map::<S>(symmetry, next);
-    }
-    (out, len)
+    symmetry.orbit_in(S::N, cell)
 }
 
 /// Carves `solution` (a complete valid `S` grid) with `strategy`. `stop_at` is the
@@ -567,7 +543,11 @@ mod tests {
                 assert_unique_with_source::<S>(&out, &grid, &what);
                 let p = out.puzzle.as_ref();
                 for c in 0..S::CELLS {
-                    assert_eq!(p[c] == 0, p[map::<S>(symmetry, c)] == 0, "{what}: cell {c}");
+                    assert_eq!(
+                        p[c] == 0,
+                        p[orbit::<S>(symmetry, c).0[1] as usize] == 0,
+                        "{what}: cell {c}"
+                    );
                 }
                 if strategy == Carve::Minimal {
                     assert!(out.minimal, "{what}");
