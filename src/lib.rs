@@ -18,6 +18,9 @@
 //! * [`canon`] — the exact pattern-first canonical form (deduplication, the
 //!   `canonical` column).
 //! * [`grade`] — difficulty bands by clue count.
+//! * [`rating`] — the technique rating on the Sudoku Explainer scale: a logical
+//!   solver applying the easiest technique at each step (singles to dynamic forcing
+//!   chains); the puzzle's rating is its hardest step. No I/O, no allocation per step.
 //! * [`rng`] — one PCG stream per (seed, purpose, item): the determinism contract.
 //! * [`board`] — the `Board` trait: what the pipeline, `bench` and the commands need
 //!   from a size, implemented by the 9×9 fast path (`Nine`) and the `nxn` engine
@@ -72,6 +75,7 @@ pub mod grid;
 pub mod merge;
 pub mod nxn;
 pub mod pipeline;
+pub mod rating;
 pub mod rng;
 pub mod sink;
 pub mod solve;
