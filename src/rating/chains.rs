@@ -194,7 +194,7 @@ impl Chains {
                     consider(
                         &mut best,
                         &mut self.ties,
-                        base + length_increment(len),
+                        base + inc_for(t, len),
                         t,
                         n,
                         false,
@@ -221,7 +221,7 @@ impl Chains {
                 consider(
                     &mut best,
                     &mut self.ties,
-                    75 + length_increment(len),
+                    75 + inc_for(Technique::Nishio, len),
                     Technique::Nishio,
                     n,
                     false,
@@ -258,7 +258,7 @@ impl Chains {
                     consider(
                         &mut best,
                         &mut self.ties,
-                        base + length_increment(len),
+                        base + inc_for(t, len),
                         t,
                         n,
                         false,
@@ -270,7 +270,7 @@ impl Chains {
                     consider(
                         &mut best,
                         &mut self.ties,
-                        base + length_increment(len),
+                        base + inc_for(t, len),
                         t,
                         n,
                         true,
@@ -371,7 +371,7 @@ impl Chains {
                     consider(
                         best,
                         ties,
-                        base.saturating_add(length_increment(len)),
+                        base.saturating_add(inc_for(t, len)),
                         t,
                         q,
                         place,
@@ -400,6 +400,25 @@ impl Iterator for Bits64 {
 
 /// Keeps the lowest-rated conclusion in `best` and every conclusion rated no higher
 /// than it so far in `ties` (filtered to the final best rating when applied).
+/// SE's length increment of a conclusion of technique `t` with `len` nodes.
+fn inc_for(t: Technique, len: usize) -> u8 {
+    length_increment((len as i64 - uncounted(t)).max(0) as usize)
+}
+
+/// How many of a conclusion's counted nodes SE's length leaves out, per level:
+/// measured against `se-rated.txt` (one global convention per level, the offset
+/// that best matches SE's tiers): static chains without their two ends (the
+/// assumption and its negation), nishio without one, static multiple chains without
+/// two, dynamic chains all of them.
+fn uncounted(t: Technique) -> i64 {
+    match t {
+        Technique::XChain | Technique::XyChain | Technique::Aic => 2,
+        Technique::Nishio => 1,
+        Technique::ForcingChain => 2,
+        _ => 0,
+    }
+}
+
 fn consider(
     best: &mut Option<Best>,
     ties: &mut Vec<Best>,

@@ -17,9 +17,11 @@
 //! | pointing / claiming | 2.6 / 2.8 |
 //! | naked pair, X-wing, hidden pair | 3.0, 3.2, 3.4 |
 //! | naked triple, swordfish, hidden triple | 3.6, 3.8, 4.0 |
+//! | skyscraper, two-string kite, turbot fish, empty rectangle | 4.0, 4.1, 4.2, 4.3 |
 //! | XY-wing, XYZ-wing | 4.2, 4.4 |
-//! | unique rectangle type 1 / types 2 and 4 | 4.5 / 4.6 |
+//! | unique rectangle types 1 and 4 / type 2 | 4.5 / 4.6 |
 //! | naked quad, jellyfish, hidden quad | 5.0, 5.2, 5.4 |
+//! | three strong links of one digit | 5.4 |
 //! | BUG type 1 / type 2 | 5.6 / 5.7 |
 //! | forcing X-chain or XY-chain / AIC (static, "p on ⇒ p off") | 6.6 / 7.0 + length |
 //! | nishio (dynamic, one digit) | 7.5 + length |
@@ -79,12 +81,19 @@ pub enum Technique {
     NakedTriple,
     Swordfish,
     HiddenTriple,
+    Skyscraper,
+    TwoStringKite,
+    /// A turbot fish with a box link, or an empty rectangle.
+    TurbotFish,
+    EmptyRectangle,
     XyWing,
     XyzWing,
     UniqueRectangle,
     NakedQuad,
     Jellyfish,
     HiddenQuad,
+    /// Three strong links of one digit (Sukaku Explainer's 3 strong-linked fishes).
+    ThreeLinks,
     Bug,
     /// A static forcing chain on one digit (X-chain) or on bivalue cells (XY-chain).
     XChain,
@@ -119,12 +128,17 @@ impl Technique {
             NakedTriple => "naked-triple",
             Swordfish => "swordfish",
             HiddenTriple => "hidden-triple",
+            Skyscraper => "skyscraper",
+            TwoStringKite => "two-string-kite",
+            TurbotFish => "turbot-fish",
+            EmptyRectangle => "empty-rectangle",
             XyWing => "xy-wing",
             XyzWing => "xyz-wing",
             UniqueRectangle => "unique-rectangle",
             NakedQuad => "naked-quad",
             Jellyfish => "jellyfish",
             HiddenQuad => "hidden-quad",
+            ThreeLinks => "three-strong-links",
             Bug => "bug",
             XChain => "x-chain",
             XyChain => "xy-chain",
@@ -437,12 +451,14 @@ impl Rater {
             || naked_set(b, f, 3)
             || fish(b, f, 3)
             || hidden_set(b, f, 3, false)
+            || turbot(b, f)
             || xy_wing(b, f)
             || xyz_wing(b, f)
             || uniq::rectangle(b, f)
             || naked_set(b, f, 4)
             || fish(b, f, 4)
             || hidden_set(b, f, 4, false)
+            || three_links(b, f)
             || uniq::bug(b, f)
             || self.chains.find(b, f)
     }

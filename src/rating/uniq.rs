@@ -4,9 +4,11 @@
 //! * Unique rectangle (SE "unique loop" of four cells): four cells on two rows, two
 //!   columns and two boxes that all hold {a, b}. If only a and b stayed, a and b
 //!   could swap: two solutions. Type 1 (4.5): three cells are exactly {a, b}, so a
-//!   and b leave the fourth. Type 2 (4.6): the two others are {a, b, z}, so one of
-//!   them is z and z leaves their common peers. Type 4 (4.6): the two others share a
-//!   unit where a may only stand in them, so b leaves both.
+//!   and b leave the fourth. Type 4 (4.5): the two others share a unit where a may
+//!   only stand in them, so b leaves both. Type 2 (4.6): the two others are
+//!   {a, b, z}, so one of them is z and z leaves their common peers. (Types 1 and 4
+//!   at 4.5, type 2 at 4.6: measured, it matches SE on 3 % more of its 4.x puzzles
+//!   than type 4 at 4.6.)
 //! * BUG, bivalue universal grave: if every empty cell had two candidates and every
 //!   digit two places per unit, the puzzle would have zero or two solutions. Type 1
 //!   (5.6): one cell has a third candidate, which must therefore be its value. Type 2
@@ -63,15 +65,12 @@ fn rectangle_at(b: &Board, f: &mut Found, cells: [usize; 4], pass: u8) -> bool {
                 }
             }
             let pattern = cells.iter().map(|&c| c as u8);
-            if pass == 1 {
-                if n_extra == 1 {
-                    let c = extra[0];
-                    f.elims.push((c as u8, a as u8));
-                    f.elims.push((c as u8, bd as u8));
-                    f.cells.extend(pattern);
-                    return f.elim(Technique::UniqueRectangle, 45);
-                }
-                continue;
+            if pass == 1 && n_extra == 1 {
+                let c = extra[0];
+                f.elims.push((c as u8, a as u8));
+                f.elims.push((c as u8, bd as u8));
+                f.cells.extend(pattern);
+                return true;
             }
             if n_extra != 2 {
                 continue;
@@ -79,13 +78,13 @@ fn rectangle_at(b: &Board, f: &mut Found, cells: [usize; 4], pass: u8) -> bool {
             let (x, y) = (extra[0], extra[1]);
             // Type 2: both extras are {a, b, z}.
             let (ex, ey) = (b.cand[x] & !pair, b.cand[y] & !pair);
-            if ex == ey && ex.count_ones() == 1 {
+            if ex == ey && ex.count_ones() == 1 && pass == 2 {
                 let z = ex.trailing_zeros() as usize;
                 let targets = b.pos[z] & PEERS[x] & PEERS[y];
                 if targets != 0 {
                     f.push_mask(targets, z);
                     f.cells.extend(pattern);
-                    return f.elim(Technique::UniqueRectangle, 46);
+                    return true;
                 }
             }
             // Type 4: the extras share a unit where one of a, b stands only in them.
@@ -96,11 +95,11 @@ fn rectangle_at(b: &Board, f: &mut Found, cells: [usize; 4], pass: u8) -> bool {
                 }
                 let um = UNIT_MASK[CELL_UNITS[x][k] as usize];
                 for (keep, drop) in [(a, bd), (bd, a)] {
-                    if b.pos[keep] & um == both {
+                    if b.pos[keep] & um == both && pass == 1 {
                         f.elims.push((x as u8, drop as u8));
                         f.elims.push((y as u8, drop as u8));
                         f.cells.extend(pattern);
-                        return f.elim(Technique::UniqueRectangle, 46);
+                        return true;
                     }
                 }
             }
