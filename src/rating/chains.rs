@@ -446,7 +446,9 @@ fn consider(
 
 /// Assumes node `start` on (`start_on`) or off and records every implication in `p`
 /// (see the module docs for the rules of each mode). With `stop`, returns at the
-/// first contradiction.
+/// first contradiction; without, still returns once the start node is reached with
+/// the other polarity (all a "p ⇒ not p" chain needs: breadth first, it is then
+/// the shortest).
 fn propagate(
     b: &Board,
     p: &mut Prop,
@@ -490,7 +492,7 @@ fn propagate(
     mark!(start, start_on, START);
     let mut head = 0;
     while head < tail {
-        if stop && p.contra != NONE {
+        if p.contra != NONE && (stop || get(if start_on { &p.off } else { &p.on }, start)) {
             return;
         }
         let e = w.queue[head];
