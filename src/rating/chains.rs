@@ -180,14 +180,19 @@ impl Chains {
         for c in Cells128(b.empty) {
             for d in Bits(b.cand[c] as u32) {
                 let n = 9 * c + d;
+                // X- and XY-chains use a subset of the links of an AIC: when the
+                // full search cannot refute p, neither can they (most candidates).
                 for (mode, t, base) in [
+                    (Mode::Static, Technique::Aic, 70),
                     (Mode::StaticX, Technique::XChain, 66),
                     (Mode::StaticY, Technique::XyChain, 66),
-                    (Mode::Static, Technique::Aic, 70),
                 ] {
                     let p = &mut self.from_on[n];
                     propagate(b, p, &mut self.work, n, true, mode, false);
                     if !get(&p.off, n) {
+                        if mode == Mode::Static {
+                            break;
+                        }
                         continue;
                     }
                     let (len, _, _) = ancestors(b, p, &mut self.work, &[(n, false)]);
