@@ -22,6 +22,7 @@
 //! | unique rectangle types 1 and 4 / type 2 | 4.5 / 4.6 |
 //! | naked quad, jellyfish, hidden quad | 5.0, 5.2, 5.4 |
 //! | three strong links of one digit | 5.4 |
+//! | WXYZ-wing | 5.5–5.6 |
 //! | BUG type 1 / type 2 | 5.6 / 5.7 |
 //! | forcing X-chain or XY-chain / AIC (static, "p on ⇒ p off") | 6.6 / 7.0 + length |
 //! | nishio (dynamic, one digit) | 7.5 + length |
@@ -94,6 +95,7 @@ pub enum Technique {
     HiddenQuad,
     /// Three strong links of one digit (Sukaku Explainer's 3 strong-linked fishes).
     ThreeLinks,
+    WxyzWing,
     Bug,
     /// A static forcing chain on one digit (X-chain) or on bivalue cells (XY-chain).
     XChain,
@@ -139,6 +141,7 @@ impl Technique {
             Jellyfish => "jellyfish",
             HiddenQuad => "hidden-quad",
             ThreeLinks => "three-strong-links",
+            WxyzWing => "wxyz-wing",
             Bug => "bug",
             XChain => "x-chain",
             XyChain => "xy-chain",
@@ -459,6 +462,7 @@ impl Rater {
             || fish(b, f, 4)
             || hidden_set(b, f, 4, false)
             || three_links(b, f)
+            || wxyz_wing(b, f)
             || uniq::bug(b, f)
             || self.chains.find(b, f)
     }
