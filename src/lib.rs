@@ -8,7 +8,8 @@
 //! * [`engine`] — the puzzle logic, pure: [`engine::grid`] (sizes, text format),
 //!   [`engine::solve`], [`engine::generate`] (fill and carve strategies),
 //!   [`engine::canon`], [`engine::nxn`] (the other sizes, and the symmetry group of all),
-//!   [`engine::grade`] (bands), [`engine::board`] (the `Board` trait over sizes).
+//!   [`engine::grade`] (bands by clues), [`engine::rating`] (the technique rating on
+//!   the Sudoku Explainer scale), [`engine::board`] (the `Board` trait over sizes).
 //! * [`run`] — the main job: [`run::rng`] (one stream per item), [`run::seed`] (making
 //!   one seed), [`run::pipeline`] (rayon wiring and ordering), [`run::timing`]
 //!   (stage histograms).

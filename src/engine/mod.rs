@@ -15,6 +15,9 @@
 //!   carve, canonical form, the 4×4 census), and for every size, 9×9 included, the
 //!   symmetry group as a value type ([`nxn::transform`], expansion).
 //! * [`grade`] — difficulty bands by clue count.
+//! * [`rating`] — the 9×9 technique rating on the Sudoku Explainer scale: a logical
+//!   solver applying the easiest technique at each step (singles to dynamic forcing
+//!   chains); the puzzle's rating is its hardest step. No allocation per step.
 //! * [`board`] — the `Board` trait: one size's puzzle logic as the pipeline, `bench`
 //!   and the commands use it, implemented by the 9×9 fast path (`Nine`) and by `nxn`
 //!   (`Nxn<S>`), chosen at compile time ([`with_board!`](crate::with_board)).
@@ -25,4 +28,5 @@ pub mod generate;
 pub mod grade;
 pub mod grid;
 pub mod nxn;
+pub mod rating;
 pub mod solve;

@@ -1,0 +1,621 @@
+//! Chains: forcing chains over candidate nodes, from SE's published rules (the
+//! levels and their base ratings, the length increment); the search is our own.
+//!
+//! A node is a candidate `9 * cell + digit` that is either *on* (the cell holds the
+//! digit) or *off*. Assuming a node, [`propagate`] follows implications breadth
+//! first and records, for every reached node, its parent (the node that implied it)
+//! or, for an *on* node, the cell or unit that forced it:
+//!
+//! * on ⇒ off: the other candidates of the cell and the digit's other places in the
+//!   cell's row, column and box;
+//! * off ⇒ on, static: the other candidate of a bivalue cell, the other place of a
+//!   digit with two places in a unit (the strong links of AICs);
+//! * off ⇒ on, dynamic: the last candidate left in a cell or the last place left in
+//!   a unit *given every node switched off so far* (SE's dynamic chains).
+//!
+//! The levels, tried in order; within a level the easiest conclusion wins:
+//!
+//! 1. static "p on ⇒ p off" chains: p is removed. On one digit it is an X-chain,
+//!    on bivalue cells only an XY-chain (6.6 + length), else an AIC (7.0 + length).
+//!    (SE's bidirectional cycles, 6.5 and 7.0, are found here as chains, which costs
+//!    at most +0.1.)
+//! 2. nishio: dynamic on one digit, "p on ⇒ contradiction" (7.5 + length);
+//! 3. static contradiction, double (p on and p off agree), cell and region forcing
+//!    chains (8.0 + length);
+//! 4. the same with dynamic implications (8.5 + length).
+//!
+//! The length of a conclusion is the number of distinct nodes among its ancestors
+//! (summed over the branches of a cell/region/double chain), and SE adds 0.1 each
+//! time it passes 4, 6, 8, 12, 16, 24, 32, … ([`length_increment`]).
+//!
+//! No allocation per step: one [`Prop`] per start node and polarity (≈3 KiB each,
+//! 4.4 MiB in all) lives in [`Chains`], allocated with the rater.
+
+use super::tables::{Bits, Cells128, CELL_UNITS, PEERS, UNIT_MASK};
+use super::{Board, Found, Technique};
+
+/// Parent of the start node.
+const START: u16 = u16::MAX;
+/// Parent code of an on node forced by its cell: `CAUSE_CELL + cell`.
+const CAUSE_CELL: u16 = 1000;
+/// Parent code of an on node forced by a unit: `CAUSE_UNIT + unit`.
+const CAUSE_UNIT: u16 = 2000;
+/// No contradiction.
+const NONE: u16 = u16::MAX;
+/// Polarity bit of a queued node.
+const ON: u16 = 1 << 15;
+
+type Set729 = [u64; 12];
+
+#[inline]
+fn get(s: &Set729, n: usize) -> bool {
+    s[n >> 6] >> (n & 63) & 1 != 0
+}
+#[inline]
+fn set(s: &mut Set729, n: usize) {
+    s[n >> 6] |= 1 << (n & 63);
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Static,
+    /// Static, one digit: strong links of units only (X-chains).
+    StaticX,
+    /// Static, strong links of bivalue cells only (XY-chains).
+    StaticY,
+    Nishio,
+    Dynamic,
+}
+
+/// The outcome of assuming one node.
+#[derive(Clone)]
+struct Prop {
+    on: Set729,
+    off: Set729,
+    par_on: [u16; 729],
+    par_off: [u16; 729],
+    /// A node found both on and off, or [`NONE`].
+    contra: u16,
+}
+
+impl Prop {
+    fn new() -> Self {
+        Prop {
+            on: [0; 12],
+            off: [0; 12],
+            par_on: [START; 729],
+            par_off: [START; 729],
+            contra: NONE,
+        }
+    }
+}
+
+/// Scratch of one propagation and of the ancestor walks.
+struct Work {
+    cand: [u16; 81],
+    pos: [u128; 9],
+    queue: [u16; 1458],
+    seen_on: Set729,
+    seen_off: Set729,
+    stack: [u16; 1458],
+}
+
+/// The best conclusion of a level so far.
+#[derive(Clone, Copy)]
+struct Best {
+    rating: u8,
+    technique: Technique,
+    node: usize,
+    place: bool,
+}
+
+pub(crate) struct Chains {
+    /// The conclusions rated as the level's best so far (all of them are applied).
+    ties: Vec<Best>,
+    from_on: Vec<Prop>,
+    from_off: Vec<Prop>,
+    work: Box<Work>,
+}
+
+/// SE's length increment, in tenths: +1 each time `len` passes 4, 6, 8, 12, 16, 24,
+/// 32, … (the bound grows alternately by 3/2 and 4/3).
+pub(crate) fn length_increment(len: usize) -> u8 {
+    let (mut added, mut ceil, mut odd) = (0u8, 4usize, false);
+    while len > ceil {
+        added = added.saturating_add(1);
+        ceil = if odd { ceil * 4 / 3 } else { ceil * 3 / 2 };
+        odd = !odd;
+    }
+    added
+}
+
+impl Chains {
+    pub(crate) fn new() -> Self {
+        Chains {
+            ties: Vec::with_capacity(729),
+            from_on: vec![Prop::new(); 729],
+            from_off: vec![Prop::new(); 729],
+            work: Box::new(Work {
+                cand: [0; 81],
+                pos: [0; 9],
+                queue: [0; 1458],
+                seen_on: [0; 12],
+                seen_off: [0; 12],
+                stack: [0; 1458],
+            }),
+        }
+    }
+
+    /// Tries the chain levels in order; true when one made progress.
+    pub(crate) fn find(&mut self, b: &Board, f: &mut Found) -> bool {
+        self.ties.clear();
+        let found = self
+            .unary(b)
+            .or_else(|| self.nishio(b))
+            .or_else(|| self.multiple(b, Mode::Static))
+            .or_else(|| self.multiple(b, Mode::Dynamic));
+        let Some(best) = found else { return false };
+        for t in &self.ties {
+            if t.rating != best.rating {
+                continue;
+            }
+            let (c, d) = (t.node / 9, t.node % 9);
+            if t.place {
+                f.place(t.technique, t.rating, c, d);
+            } else if !f.elims.contains(&(c as u8, d as u8)) {
+                f.elims.push((c as u8, d as u8));
+            }
+        }
+        // Ties of one rating may mix techniques of a level; name the first.
+        f.technique = best.technique;
+        f.rating = best.rating;
+        f.any()
+    }
+
+    /// Level 1: static chains from p on that reach p off. Each kind is searched on
+    /// its own links, so the shortest chain of each kind is found whatever the
+    /// order of discovery (the rating is then the same for every symmetric copy).
+    fn unary(&mut self, b: &Board) -> Option<Best> {
+        let mut best: Option<Best> = None;
+        for c in Cells128(b.empty) {
+            for d in Bits(b.cand[c] as u32) {
+                let n = 9 * c + d;
+                // X- and XY-chains use a subset of the links of an AIC: when the
+                // full search cannot refute p, neither can they (most candidates).
+                for (mode, t, base) in [
+                    (Mode::Static, Technique::Aic, 70),
+                    (Mode::StaticX, Technique::XChain, 66),
+                    (Mode::StaticY, Technique::XyChain, 66),
+                ] {
+                    let p = &mut self.from_on[n];
+                    propagate(b, p, &mut self.work, n, true, mode, false);
+                    if !get(&p.off, n) {
+                        if mode == Mode::Static {
+                            break;
+                        }
+                        continue;
+                    }
+                    let (len, _, _) = ancestors(b, p, &mut self.work, &[(n, false)]);
+                    consider(
+                        &mut best,
+                        &mut self.ties,
+                        base + inc_for(t, len),
+                        t,
+                        n,
+                        false,
+                    );
+                }
+            }
+        }
+        best
+    }
+
+    /// Level 2: dynamic chains on one digit from p on that reach a contradiction.
+    fn nishio(&mut self, b: &Board) -> Option<Best> {
+        let mut best: Option<Best> = None;
+        for c in Cells128(b.empty) {
+            for d in Bits(b.cand[c] as u32) {
+                let n = 9 * c + d;
+                let p = &mut self.from_on[n];
+                propagate(b, p, &mut self.work, n, true, Mode::Nishio, true);
+                if p.contra == NONE {
+                    continue;
+                }
+                let x = p.contra as usize;
+                let (len, _, _) = ancestors(b, p, &mut self.work, &[(x, true), (x, false)]);
+                consider(
+                    &mut best,
+                    &mut self.ties,
+                    75 + inc_for(Technique::Nishio, len),
+                    Technique::Nishio,
+                    n,
+                    false,
+                );
+            }
+        }
+        best
+    }
+
+    /// Levels 3 and 4: contradiction, double, cell and region forcing chains.
+    fn multiple(&mut self, b: &Board, mode: Mode) -> Option<Best> {
+        let (t, base) = match mode {
+            Mode::Dynamic => (Technique::DynamicForcingChain, 85),
+            _ => (Technique::ForcingChain, 80),
+        };
+        let mut best: Option<Best> = None;
+        for c in Cells128(b.empty) {
+            for d in Bits(b.cand[c] as u32) {
+                let n = 9 * c + d;
+                let w = &mut *self.work;
+                propagate(b, &mut self.from_on[n], w, n, true, mode, true);
+                propagate(b, &mut self.from_off[n], w, n, false, mode, true);
+            }
+        }
+        for c in Cells128(b.empty) {
+            for d in Bits(b.cand[c] as u32) {
+                let n = 9 * c + d;
+                let (on, off) = (&self.from_on[n], &self.from_off[n]);
+                let w = &mut *self.work;
+                // Contradictions: the assumption is false.
+                if on.contra != NONE {
+                    let x = on.contra as usize;
+                    let (len, _, _) = ancestors(b, on, w, &[(x, true), (x, false)]);
+                    consider(
+                        &mut best,
+                        &mut self.ties,
+                        base + inc_for(t, len),
+                        t,
+                        n,
+                        false,
+                    );
+                }
+                if off.contra != NONE {
+                    let x = off.contra as usize;
+                    let (len, _, _) = ancestors(b, off, w, &[(x, true), (x, false)]);
+                    consider(
+                        &mut best,
+                        &mut self.ties,
+                        base + inc_for(t, len),
+                        t,
+                        n,
+                        true,
+                    );
+                }
+                if on.contra != NONE || off.contra != NONE {
+                    continue;
+                }
+                // Double forcing: p on and p off imply the same.
+                let branches = [n, n];
+                let froms = [true, false];
+                self.conclude(b, &branches, &froms, base, t, &mut best);
+            }
+        }
+        // Cell forcing: every candidate of a cell implies the same.
+        let mut branches = [0usize; 9];
+        for c in Cells128(b.empty) {
+            let k = b.cand[c].count_ones() as usize;
+            if k < 3 {
+                continue; // a bivalue cell is a double forcing chain
+            }
+            for (i, d) in Bits(b.cand[c] as u32).enumerate() {
+                branches[i] = 9 * c + d;
+            }
+            if branches[..k]
+                .iter()
+                .any(|&n| self.from_on[n].contra != NONE)
+            {
+                continue;
+            }
+            self.conclude(b, &branches[..k], &[true; 9][..k], base, t, &mut best);
+        }
+        // Region forcing: every place of a digit in a unit implies the same.
+        for &um in &UNIT_MASK {
+            for d in 0..9 {
+                let places = b.pos[d] & um;
+                let k = places.count_ones() as usize;
+                // Two places are a double forcing chain.
+                if k < 3 {
+                    continue;
+                }
+                for (i, c) in Cells128(places).enumerate() {
+                    branches[i] = 9 * c + d;
+                }
+                if branches[..k]
+                    .iter()
+                    .any(|&n| self.from_on[n].contra != NONE)
+                {
+                    continue;
+                }
+                self.conclude(b, &branches[..k], &[true; 9][..k], base, t, &mut best);
+            }
+        }
+        best
+    }
+
+    /// The conclusions common to every branch (node `branches[i]` assumed on when
+    /// `froms[i]`, else off) that make progress, rated by their summed lengths.
+    fn conclude(
+        &mut self,
+        b: &Board,
+        branches: &[usize],
+        froms: &[bool],
+        base: u8,
+        t: Technique,
+        best: &mut Option<Best>,
+    ) {
+        let (from_on, from_off) = (&self.from_on, &self.from_off);
+        let prop = |i: usize| -> &Prop {
+            if froms[i] {
+                &from_on[branches[i]]
+            } else {
+                &from_off[branches[i]]
+            }
+        };
+        let mut common_on = prop(0).on;
+        let mut common_off = prop(0).off;
+        for i in 1..branches.len() {
+            for k in 0..12 {
+                common_on[k] &= prop(i).on[k];
+                common_off[k] &= prop(i).off[k];
+            }
+        }
+        let w = &mut *self.work;
+        let ties = &mut self.ties;
+        for (set_, place) in [(&common_on, true), (&common_off, false)] {
+            for (k, &word) in set_.iter().enumerate() {
+                for bit in Bits64(word) {
+                    let q = 64 * k + bit;
+                    let (c, d) = (q / 9, q % 9);
+                    if !b.has(c, d) {
+                        continue;
+                    }
+                    let mut len = 0;
+                    for i in 0..branches.len() {
+                        len += ancestors(b, prop(i), w, &[(q, place)]).0;
+                    }
+                    consider(
+                        best,
+                        ties,
+                        base.saturating_add(inc_for(t, len)),
+                        t,
+                        q,
+                        place,
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Iterates the set bits of a `u64`.
+struct Bits64(u64);
+
+impl Iterator for Bits64 {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+/// Keeps the lowest-rated conclusion in `best` and every conclusion rated no higher
+/// than it so far in `ties` (filtered to the final best rating when applied).
+/// SE's length increment of a conclusion of technique `t` with `len` nodes.
+fn inc_for(t: Technique, len: usize) -> u8 {
+    length_increment((len as i64 - uncounted(t)).max(0) as usize)
+}
+
+/// How many of a conclusion's counted nodes SE's length leaves out, per level:
+/// measured against `se-rated.txt` (one global convention per level, the offset
+/// that best matches SE's tiers): static chains without their two ends (the
+/// assumption and its negation), nishio without one, static multiple chains without
+/// two, dynamic chains all of them.
+fn uncounted(t: Technique) -> i64 {
+    match t {
+        Technique::XChain | Technique::XyChain | Technique::Aic => 2,
+        Technique::Nishio => 1,
+        Technique::ForcingChain => 2,
+        _ => 0,
+    }
+}
+
+fn consider(
+    best: &mut Option<Best>,
+    ties: &mut Vec<Best>,
+    rating: u8,
+    technique: Technique,
+    node: usize,
+    place: bool,
+) {
+    let this = Best {
+        rating,
+        technique,
+        node,
+        place,
+    };
+    match best {
+        Some(b) if rating > b.rating => {}
+        Some(b) if rating == b.rating => ties.push(this),
+        _ => {
+            *best = Some(this);
+            ties.clear();
+            ties.push(this);
+        }
+    }
+}
+
+/// Assumes node `start` on (`start_on`) or off and records every implication in `p`
+/// (see the module docs for the rules of each mode). With `stop`, returns at the
+/// first contradiction; without, still returns once the start node is reached with
+/// the other polarity (all a "p ⇒ not p" chain needs: breadth first, it is then
+/// the shortest).
+fn propagate(
+    b: &Board,
+    p: &mut Prop,
+    w: &mut Work,
+    start: usize,
+    start_on: bool,
+    mode: Mode,
+    stop: bool,
+) {
+    p.on = [0; 12];
+    p.off = [0; 12];
+    p.contra = NONE;
+    let dynamic = matches!(mode, Mode::Nishio | Mode::Dynamic);
+    let cells_link = !matches!(mode, Mode::Nishio | Mode::StaticX);
+    let units_link = mode != Mode::StaticY;
+    if dynamic {
+        w.cand = b.cand;
+        w.pos = b.pos;
+    }
+    let mut tail = 0usize;
+    // Marks a node and queues it; records a clash as the contradiction.
+    macro_rules! mark {
+        ($node:expr, $on:expr, $parent:expr) => {{
+            let node: usize = $node;
+            let (mine, other, par) = if $on {
+                (&mut p.on, &p.off, &mut p.par_on)
+            } else {
+                (&mut p.off, &p.on, &mut p.par_off)
+            };
+            if !get(mine, node) {
+                set(mine, node);
+                par[node] = $parent;
+                if get(other, node) && p.contra == NONE {
+                    p.contra = node as u16;
+                }
+                w.queue[tail] = node as u16 | if $on { ON } else { 0 };
+                tail += 1;
+            }
+        }};
+    }
+    mark!(start, start_on, START);
+    let mut head = 0;
+    while head < tail {
+        if p.contra != NONE && (stop || get(if start_on { &p.off } else { &p.on }, start)) {
+            return;
+        }
+        let e = w.queue[head];
+        head += 1;
+        let n = (e & !ON) as usize;
+        let (c, d) = (n / 9, n % 9);
+        if e & ON != 0 {
+            if cells_link {
+                for e2 in Bits((b.cand[c] & !(1 << d)) as u32) {
+                    mark!(9 * c + e2, false, n as u16);
+                }
+            }
+            for q in Cells128(PEERS[c] & b.pos[d]) {
+                mark!(9 * q + d, false, n as u16);
+            }
+        } else {
+            if dynamic {
+                w.cand[c] &= !(1 << d);
+                w.pos[d] &= !(1u128 << c);
+            }
+            if cells_link {
+                if dynamic {
+                    let r = w.cand[c];
+                    if r.count_ones() == 1 {
+                        mark!(
+                            9 * c + r.trailing_zeros() as usize,
+                            true,
+                            CAUSE_CELL + c as u16
+                        );
+                    }
+                } else if b.cand[c].count_ones() == 2 {
+                    let r = b.cand[c] & !(1 << d);
+                    mark!(
+                        9 * c + r.trailing_zeros() as usize,
+                        true,
+                        CAUSE_CELL + c as u16
+                    );
+                }
+            }
+            for &u in &CELL_UNITS[c] {
+                if !units_link {
+                    break;
+                }
+                let um = UNIT_MASK[u as usize];
+                let r = if dynamic {
+                    w.pos[d] & um
+                } else if (b.pos[d] & um).count_ones() == 2 {
+                    b.pos[d] & um & !(1u128 << c)
+                } else {
+                    0
+                };
+                if r.count_ones() == 1 {
+                    mark!(
+                        9 * r.trailing_zeros() as usize + d,
+                        true,
+                        CAUSE_UNIT + u as u16
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// Counts the distinct ancestors of `roots` (node, on?) in `p`, the roots included,
+/// and says whether they stay on one digit (X) and whether every on node was forced
+/// by its cell (Y).
+fn ancestors(b: &Board, p: &Prop, w: &mut Work, roots: &[(usize, bool)]) -> (usize, bool, bool) {
+    w.seen_on = [0; 12];
+    w.seen_off = [0; 12];
+    let mut top = 0;
+    let mut count = 0;
+    let (mut x_only, mut y_only) = (true, true);
+    let digit0 = roots[0].0 % 9;
+    macro_rules! push {
+        ($node:expr, $on:expr) => {{
+            let node: usize = $node;
+            let seen = if $on { &mut w.seen_on } else { &mut w.seen_off };
+            if !get(seen, node) {
+                set(seen, node);
+                w.stack[top] = node as u16 | if $on { ON } else { 0 };
+                top += 1;
+            }
+        }};
+    }
+    for &(n, on) in roots {
+        push!(n, on);
+    }
+    while top > 0 {
+        top -= 1;
+        let e = w.stack[top];
+        count += 1;
+        let n = (e & !ON) as usize;
+        let (c, d) = (n / 9, n % 9);
+        if d != digit0 {
+            x_only = false;
+        }
+        if e & ON != 0 {
+            let par = p.par_on[n];
+            if par == START {
+                continue;
+            }
+            if par >= CAUSE_UNIT {
+                y_only = false;
+                let um = UNIT_MASK[(par - CAUSE_UNIT) as usize];
+                for q in Cells128(b.pos[d] & um & !(1u128 << c)) {
+                    push!(9 * q + d, false);
+                }
+            } else {
+                for e2 in Bits((b.cand[c] & !(1 << d)) as u32) {
+                    push!(9 * c + e2, false);
+                }
+            }
+        } else {
+            let par = p.par_off[n];
+            if par != START {
+                push!(par as usize, true);
+            }
+        }
+    }
+    (count, x_only, y_only)
+}

@@ -1,0 +1,472 @@
+//! Technique rating on the Sudoku Explainer (SE) scale: a logical solver over
+//! candidates that applies, at each step, the easiest technique that makes progress
+//! and rates the puzzle by the hardest step on that path (SE's rule, described in
+//! its public documentation; no SE or HoDoKu code is used here).
+//!
+//! The techniques, in the order they are tried (SE's order: within a tier the first
+//! finder that makes progress wins, exactly as SE's "first hint" accumulator does):
+//!
+//! | technique | SE rating |
+//! |---|---|
+//! | full house (last empty cell of a unit) | 1.0 |
+//! | hidden single in a box / in a row or column | 1.2 / 1.5 |
+//! | direct pointing / direct claiming | 1.7 / 1.9 |
+//! | direct hidden pair | 2.0 |
+//! | naked single | 2.3 |
+//! | direct hidden triple | 2.5 |
+//! | pointing / claiming | 2.6 / 2.8 |
+//! | naked pair, X-wing, hidden pair | 3.0, 3.2, 3.4 |
+//! | naked triple, swordfish, hidden triple | 3.6, 3.8, 4.0 |
+//! | skyscraper, two-string kite, turbot fish, empty rectangle | 4.0, 4.1, 4.2, 4.3 |
+//! | XY-wing, XYZ-wing | 4.2, 4.4 |
+//! | unique rectangle types 1 and 4 / type 2 | 4.5 / 4.6 |
+//! | naked quad, jellyfish, hidden quad | 5.0, 5.2, 5.4 |
+//! | three strong links of one digit | 5.4 |
+//! | WXYZ-wing | 5.5–5.6 |
+//! | BUG type 1 / type 2 | 5.6 / 5.7 |
+//! | forcing X-chain or XY-chain / AIC (static, "p on ⇒ p off") | 6.6 / 7.0 + length |
+//! | nishio (dynamic, one digit) | 7.5 + length |
+//! | cell / region / double / contradiction forcing chains (static) | 8.0 + length |
+//! | the same, dynamic | 8.5 + length |
+//! | beyond the implemented techniques (ceiling) | 9.5 |
+//!
+//! A step applies every instance of the technique it found (all the hidden singles
+//! in boxes, all the X-wings, all the chains of the lowest rating, …), so the path,
+//! and with it the rating, is the same for every symmetric copy of a puzzle. SE
+//! applies one instance at a time; the two orders rarely differ in rating.
+//!
+//! "Direct" techniques only count when their eliminations leave a hidden single of
+//! the same digit, and (as in SE) only that placement is applied. Chain ratings add
+//! SE's length increment: +0.1 each time the chain's node count passes 4, 6, 8, 12,
+//! 16, 24, 32, … (alternately ×3/2 and ×4/3).
+//!
+//! Every uniquely solvable puzzle gets a rating: when no implemented technique makes
+//! progress (SE would need nested dynamic chains, 9.0+), one cell is set from the
+//! solution and the step is rated [`CEILING`] with technique `beyond-implemented`.
+//! Invalid input (no solution, several solutions) is a [`RateError`].
+//!
+//! Architecture invariant: no I/O, no global mutable state. A [`Rater`] owns every
+//! scratch buffer (allocated once in [`Rater::new`]); [`Rater::rate`] allocates
+//! nothing per step.
+
+mod basic;
+mod chains;
+mod tables;
+mod uniq;
+
+use crate::engine::grid::Cells;
+use crate::engine::solve::{solve, Verdict};
+use tables::{Bits, Cells128, PEERS};
+
+/// The rating of a step when no implemented technique applies (tenths): above the
+/// dynamic forcing chains (8.5+), where SE's nested chains (9.0+) live.
+pub const CEILING: u8 = 95;
+
+/// A solving technique of the rater, in the order the rater tries them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Technique {
+    /// Nothing to do: the input is already a complete grid.
+    None,
+    FullHouse,
+    HiddenSingle,
+    DirectPointing,
+    DirectClaiming,
+    DirectHiddenPair,
+    NakedSingle,
+    DirectHiddenTriple,
+    Pointing,
+    Claiming,
+    NakedPair,
+    XWing,
+    HiddenPair,
+    NakedTriple,
+    Swordfish,
+    HiddenTriple,
+    Skyscraper,
+    TwoStringKite,
+    /// A turbot fish with a box link, or an empty rectangle.
+    TurbotFish,
+    EmptyRectangle,
+    XyWing,
+    XyzWing,
+    UniqueRectangle,
+    NakedQuad,
+    Jellyfish,
+    HiddenQuad,
+    /// Three strong links of one digit (Sukaku Explainer's 3 strong-linked fishes).
+    ThreeLinks,
+    WxyzWing,
+    Bug,
+    /// A static forcing chain on one digit (X-chain) or on bivalue cells (XY-chain).
+    XChain,
+    XyChain,
+    /// A static forcing chain mixing cell and unit links (an AIC / nice loop).
+    Aic,
+    Nishio,
+    /// Static cell, region, double or contradiction forcing chains.
+    ForcingChain,
+    DynamicForcingChain,
+    BeyondImplemented,
+}
+
+impl Technique {
+    /// The kebab-case name used in bank columns and `grade` output.
+    pub fn name(self) -> &'static str {
+        use Technique::*;
+        match self {
+            None => "none",
+            FullHouse => "full-house",
+            HiddenSingle => "hidden-single",
+            DirectPointing => "direct-pointing",
+            DirectClaiming => "direct-claiming",
+            DirectHiddenPair => "direct-hidden-pair",
+            NakedSingle => "naked-single",
+            DirectHiddenTriple => "direct-hidden-triple",
+            Pointing => "pointing",
+            Claiming => "claiming",
+            NakedPair => "naked-pair",
+            XWing => "x-wing",
+            HiddenPair => "hidden-pair",
+            NakedTriple => "naked-triple",
+            Swordfish => "swordfish",
+            HiddenTriple => "hidden-triple",
+            Skyscraper => "skyscraper",
+            TwoStringKite => "two-string-kite",
+            TurbotFish => "turbot-fish",
+            EmptyRectangle => "empty-rectangle",
+            XyWing => "xy-wing",
+            XyzWing => "xyz-wing",
+            UniqueRectangle => "unique-rectangle",
+            NakedQuad => "naked-quad",
+            Jellyfish => "jellyfish",
+            HiddenQuad => "hidden-quad",
+            ThreeLinks => "three-strong-links",
+            WxyzWing => "wxyz-wing",
+            Bug => "bug",
+            XChain => "x-chain",
+            XyChain => "xy-chain",
+            Aic => "aic",
+            Nishio => "nishio",
+            ForcingChain => "forcing-chain",
+            DynamicForcingChain => "dynamic-forcing-chain",
+            BeyondImplemented => "beyond-implemented",
+        }
+    }
+}
+
+/// A puzzle's rating: the hardest step of the path the rater takes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Rating {
+    /// SE rating in tenths: 23 = 2.3.
+    pub rating: u8,
+    /// The technique of the hardest step (the first one reaching `rating`).
+    pub technique: Technique,
+}
+
+impl std::fmt::Display for Rating {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}.{}", self.rating / 10, self.rating % 10)
+    }
+}
+
+/// One step of the solving path (for `grade --steps` and hints).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub technique: Technique,
+    /// SE rating of the step, in tenths.
+    pub rating: u8,
+    /// The cells of the pattern, where the technique names them (may be empty for
+    /// chains).
+    pub cells: Vec<u8>,
+    /// `(cell, digit 1..=9)` set by the step.
+    pub placements: Vec<(u8, u8)>,
+    /// `(cell, digit 1..=9)` removed by the step.
+    pub eliminations: Vec<(u8, u8)>,
+}
+
+/// Why a puzzle cannot be rated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RateError {
+    #[error("the puzzle has no solution; check the givens")]
+    NoSolution,
+    #[error("the puzzle has several solutions; only uniquely solvable puzzles are rated")]
+    MultipleSolutions,
+}
+
+/// The candidate state: placed values, candidate masks per cell (bit `d` = digit
+/// `d + 1`) and, per digit, the cells where it may still stand. Both views are kept
+/// in sync: cells answer "what can go here", digit masks "where can d go in this
+/// unit" with one AND.
+#[derive(Clone)]
+pub(crate) struct Board {
+    pub value: [u8; 81],
+    pub cand: [u16; 81],
+    pub pos: [u128; 9],
+    pub empty: u128,
+}
+
+impl Board {
+    fn new() -> Self {
+        Board {
+            value: [0; 81],
+            cand: [0; 81],
+            pos: [0; 9],
+            empty: 0,
+        }
+    }
+
+    fn load(&mut self, cells: &Cells) {
+        let all: u128 = (1 << 81) - 1;
+        self.value = [0; 81];
+        self.cand = [0x1ff; 81];
+        self.pos = [all; 9];
+        self.empty = all;
+        for (c, &v) in cells.iter().enumerate() {
+            if v != 0 {
+                self.place(c, v as usize - 1);
+            }
+        }
+    }
+
+    /// Sets digit `d` (0-based) in `cell` and removes it from the peers.
+    pub fn place(&mut self, cell: usize, d: usize) {
+        self.value[cell] = d as u8 + 1;
+        let bit = 1u128 << cell;
+        for e in Bits(self.cand[cell] as u32) {
+            self.pos[e] &= !bit;
+        }
+        self.cand[cell] = 0;
+        self.empty &= !bit;
+        for p in Cells128(PEERS[cell] & self.pos[d]) {
+            self.cand[p] &= !(1 << d);
+        }
+        self.pos[d] &= !PEERS[cell];
+    }
+
+    pub fn eliminate(&mut self, cell: usize, d: usize) {
+        self.cand[cell] &= !(1 << d);
+        self.pos[d] &= !(1u128 << cell);
+    }
+
+    #[inline]
+    pub fn has(&self, cell: usize, d: usize) -> bool {
+        self.cand[cell] >> d & 1 != 0
+    }
+}
+
+/// What the current step found: filled by a technique finder, applied by the rater.
+/// Reused across steps (the vectors keep their capacity).
+pub(crate) struct Found {
+    pub technique: Technique,
+    pub rating: u8,
+    pub placements: Vec<(u8, u8)>,
+    pub elims: Vec<(u8, u8)>,
+    pub cells: Vec<u8>,
+}
+
+impl Found {
+    fn clear(&mut self) {
+        self.placements.clear();
+        self.elims.clear();
+        self.cells.clear();
+    }
+
+    /// Records a technique with a placement of digit `d` (0-based); the finders
+    /// record every instance of their technique, so a step is the same set of
+    /// deductions whatever the symmetry of the grid.
+    pub fn place(&mut self, t: Technique, rating: u8, cell: usize, d: usize) -> bool {
+        self.technique = t;
+        self.rating = rating;
+        if !self.placements.contains(&(cell as u8, d as u8)) {
+            self.placements.push((cell as u8, d as u8));
+        }
+        true
+    }
+
+    /// True when a finder recorded a placement or an elimination.
+    pub fn any(&self) -> bool {
+        !self.placements.is_empty() || !self.elims.is_empty()
+    }
+
+    /// Records a technique whose eliminations are already in `elims`; true when
+    /// there is at least one.
+    pub fn elim(&mut self, t: Technique, rating: u8) -> bool {
+        self.technique = t;
+        self.rating = rating;
+        !self.elims.is_empty()
+    }
+
+    /// Pushes the eliminations of digit `d` from every cell of `mask`.
+    pub fn push_mask(&mut self, mask: u128, d: usize) {
+        for c in Cells128(mask) {
+            self.elims.push((c as u8, d as u8));
+        }
+    }
+}
+
+/// A reusable rater: owns the candidate board and every scratch buffer, so rating
+/// many puzzles allocates only once. Not `Sync`-shared: one per thread.
+pub struct Rater {
+    board: Board,
+    found: Found,
+    chains: chains::Chains,
+}
+
+impl Default for Rater {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Rater {
+    pub fn new() -> Self {
+        Rater {
+            board: Board::new(),
+            found: Found {
+                technique: Technique::None,
+                rating: 0,
+                placements: Vec::with_capacity(81),
+                elims: Vec::with_capacity(729),
+                cells: Vec::with_capacity(81),
+            },
+            chains: chains::Chains::new(),
+        }
+    }
+
+    /// Rates a puzzle (`0` = empty cell).
+    pub fn rate(&mut self, cells: &Cells) -> Result<Rating, RateError> {
+        self.run(cells, None)
+    }
+
+    /// Rates a puzzle and appends every step of the path to `steps`.
+    pub fn rate_with_steps(
+        &mut self,
+        cells: &Cells,
+        steps: &mut Vec<Step>,
+    ) -> Result<Rating, RateError> {
+        self.run(cells, Some(steps))
+    }
+
+    /// The grid the last successful `rate` ended with (the solution).
+    pub fn grid(&self) -> Cells {
+        self.board.value
+    }
+
+    fn run(
+        &mut self,
+        cells: &Cells,
+        mut steps: Option<&mut Vec<Step>>,
+    ) -> Result<Rating, RateError> {
+        let solution = match solve(cells) {
+            Verdict::Unique(s) => s,
+            Verdict::NoSolution => return Err(RateError::NoSolution),
+            Verdict::Multiple => return Err(RateError::MultipleSolutions),
+        };
+        self.board.load(cells);
+        let mut best = Rating {
+            rating: 0,
+            technique: Technique::None,
+        };
+        while self.board.empty != 0 {
+            self.found.clear();
+            if !self.find() {
+                self.fallback(&solution);
+            }
+            if !self.apply(&solution) {
+                // A finder reported only eliminations of the solution's digits (a
+                // bug): keep every puzzle rateable rather than loop forever.
+                debug_assert!(false, "a technique made no valid progress");
+                self.found.clear();
+                self.fallback(&solution);
+                self.apply(&solution);
+            }
+            if self.found.rating > best.rating {
+                best = Rating {
+                    rating: self.found.rating,
+                    technique: self.found.technique,
+                };
+            }
+            if let Some(steps) = steps.as_deref_mut() {
+                let f = &self.found;
+                steps.push(Step {
+                    technique: f.technique,
+                    rating: f.rating,
+                    cells: f.cells.clone(),
+                    placements: f.placements.iter().map(|&(c, d)| (c, d + 1)).collect(),
+                    eliminations: f.elims.iter().map(|&(c, d)| (c, d + 1)).collect(),
+                });
+            }
+        }
+        Ok(best)
+    }
+
+    /// Applies `found`; false when it changed nothing.
+    fn apply(&mut self, solution: &Cells) -> bool {
+        let mut progress = false;
+        for i in 0..self.found.placements.len() {
+            let (c, d) = self.found.placements[i];
+            let (c, d) = (c as usize, d as usize);
+            if solution[c] == d as u8 + 1 && self.board.value[c] == 0 {
+                self.board.place(c, d);
+                progress = true;
+            }
+        }
+        for i in 0..self.found.elims.len() {
+            let (c, d) = self.found.elims[i];
+            let (c, d) = (c as usize, d as usize);
+            if solution[c] != d as u8 + 1 && self.board.has(c, d) {
+                self.board.eliminate(c, d);
+                progress = true;
+            }
+        }
+        progress
+    }
+
+    /// Sets the most constrained empty cell from the solution, rated [`CEILING`].
+    fn fallback(&mut self, solution: &Cells) {
+        let b = &self.board;
+        let cell = Cells128(b.empty)
+            .min_by_key(|&c| b.cand[c].count_ones())
+            .expect("called only while cells are empty");
+        self.found.place(
+            Technique::BeyondImplemented,
+            CEILING,
+            cell,
+            solution[cell] as usize - 1,
+        );
+    }
+
+    /// Runs the finders in SE's order; true when one made progress.
+    fn find(&mut self) -> bool {
+        use basic::*;
+        let b = &self.board;
+        let f = &mut self.found;
+        full_house(b, f)
+            || hidden_single(b, f)
+            || locking(b, f, true)
+            || hidden_set(b, f, 2, true)
+            || naked_single(b, f)
+            || hidden_set(b, f, 3, true)
+            || locking(b, f, false)
+            || naked_set(b, f, 2)
+            || fish(b, f, 2)
+            || hidden_set(b, f, 2, false)
+            || naked_set(b, f, 3)
+            || fish(b, f, 3)
+            || hidden_set(b, f, 3, false)
+            || turbot(b, f)
+            || xy_wing(b, f)
+            || xyz_wing(b, f)
+            || uniq::rectangle(b, f)
+            || naked_set(b, f, 4)
+            || fish(b, f, 4)
+            || hidden_set(b, f, 4, false)
+            || three_links(b, f)
+            || wxyz_wing(b, f)
+            || uniq::bug(b, f)
+            || self.chains.find(b, f)
+    }
+}
+
+#[cfg(test)]
+mod tests;

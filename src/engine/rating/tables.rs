@@ -1,0 +1,134 @@
+//! Lookup tables of the 9×9 geometry for the rater, computed by `const fn` so they
+//! are plain immutable data (no lazy statics): the 27 units as cell lists and as
+//! 81-bit masks, each cell's three units, and each cell's peer mask.
+//!
+//! Units are numbered rows `0..9`, columns `9..18`, boxes `18..27`. A cell set is a
+//! `u128` with bit `cell` set (cells `0..81`, row-major), the same layout as the
+//! peer masks of `solve.rs`, so "which cells of this unit hold digit d" is one AND.
+
+/// Unit `u`'s nine cells in row-major order.
+pub(crate) static UNIT_CELLS: [[u8; 9]; 27] = build_unit_cells();
+/// Unit `u` as a cell mask.
+pub(crate) static UNIT_MASK: [u128; 27] = build_unit_mask();
+/// The row, column and box unit of each cell.
+pub(crate) static CELL_UNITS: [[u8; 3]; 81] = build_cell_units();
+/// The 20 peers of each cell as a mask (the cell itself excluded).
+pub(crate) static PEERS: [u128; 81] = build_peers();
+
+/// The row units, the column units, the box units.
+pub(crate) const ROWS: core::ops::Range<usize> = 0..9;
+pub(crate) const COLS: core::ops::Range<usize> = 9..18;
+pub(crate) const BOXES: core::ops::Range<usize> = 18..27;
+
+const fn box_of(cell: usize) -> usize {
+    (cell / 27) * 3 + (cell % 9) / 3
+}
+
+const fn build_unit_cells() -> [[u8; 9]; 27] {
+    let mut t = [[0u8; 9]; 27];
+    let mut i = 0;
+    while i < 9 {
+        let mut j = 0;
+        while j < 9 {
+            t[i][j] = (9 * i + j) as u8;
+            t[9 + i][j] = (9 * j + i) as u8;
+            t[18 + i][j] = (27 * (i / 3) + 3 * (i % 3) + 9 * (j / 3) + j % 3) as u8;
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+}
+
+const fn build_unit_mask() -> [u128; 27] {
+    let cells = build_unit_cells();
+    let mut t = [0u128; 27];
+    let mut u = 0;
+    while u < 27 {
+        let mut j = 0;
+        while j < 9 {
+            t[u] |= 1 << cells[u][j];
+            j += 1;
+        }
+        u += 1;
+    }
+    t
+}
+
+const fn build_cell_units() -> [[u8; 3]; 81] {
+    let mut t = [[0u8; 3]; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c] = [(c / 9) as u8, (9 + c % 9) as u8, (18 + box_of(c)) as u8];
+        c += 1;
+    }
+    t
+}
+
+const fn build_peers() -> [u128; 81] {
+    let masks = build_unit_mask();
+    let units = build_cell_units();
+    let mut t = [0u128; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c] = (masks[units[c][0] as usize]
+            | masks[units[c][1] as usize]
+            | masks[units[c][2] as usize])
+            & !(1u128 << c);
+        c += 1;
+    }
+    t
+}
+
+/// Iterates the cells of a mask in increasing order.
+#[derive(Clone, Copy)]
+pub(crate) struct Cells128(pub u128);
+
+impl Iterator for Cells128 {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let c = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(c)
+    }
+}
+
+/// Iterates the set bits of a small mask (digits of a candidate set, positions).
+#[derive(Clone, Copy)]
+pub(crate) struct Bits(pub u32);
+
+impl Iterator for Bits {
+    type Item = usize;
+    #[inline]
+    fn next(&mut self) -> Option<usize> {
+        if self.0 == 0 {
+            return None;
+        }
+        let b = self.0.trailing_zeros() as usize;
+        self.0 &= self.0 - 1;
+        Some(b)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_cell_has_twenty_peers_and_units_have_nine_cells() {
+        for c in 0..81 {
+            assert_eq!(PEERS[c].count_ones(), 20);
+            for &u in &CELL_UNITS[c] {
+                assert!(UNIT_MASK[u as usize] >> c & 1 == 1);
+            }
+        }
+        for m in UNIT_MASK {
+            assert_eq!(m.count_ones(), 9);
+        }
+        assert_eq!(UNIT_CELLS[18 + 4], [30, 31, 32, 39, 40, 41, 48, 49, 50]);
+    }
+}
