@@ -31,7 +31,7 @@
 //! No allocation per step: one [`Prop`] per start node and polarity (≈3 KiB each,
 //! 4.4 MiB in all) lives in [`Chains`], allocated with the rater.
 
-use super::tables::{Bits, Cells128, CELL_UNITS, PEERS, UNIT_MASK};
+use super::tables::{Bits, Bits64, Cells128, CELL_UNITS, PEERS, UNIT_MASK};
 use super::{Board, Found, Technique};
 
 /// Parent of the start node.
@@ -257,29 +257,20 @@ impl Chains {
                 let (on, off) = (&self.from_on[n], &self.from_off[n]);
                 let w = &mut *self.work;
                 // Contradictions: the assumption is false.
-                if on.contra != NONE {
-                    let x = on.contra as usize;
-                    let (len, _, _) = ancestors(b, on, w, &[(x, true), (x, false)]);
-                    consider(
-                        &mut best,
-                        &mut self.ties,
-                        base + inc_for(t, len),
-                        t,
-                        n,
-                        false,
-                    );
-                }
-                if off.contra != NONE {
-                    let x = off.contra as usize;
-                    let (len, _, _) = ancestors(b, off, w, &[(x, true), (x, false)]);
-                    consider(
-                        &mut best,
-                        &mut self.ties,
-                        base + inc_for(t, len),
-                        t,
-                        n,
-                        true,
-                    );
+                // Assuming the candidate on (off) led to a contradiction: it is off (on).
+                for (side, place) in [(on, false), (off, true)] {
+                    if side.contra != NONE {
+                        let x = side.contra as usize;
+                        let (len, _, _) = ancestors(b, side, w, &[(x, true), (x, false)]);
+                        consider(
+                            &mut best,
+                            &mut self.ties,
+                            base + inc_for(t, len),
+                            t,
+                            n,
+                            place,
+                        );
+                    }
                 }
                 if on.contra != NONE || off.contra != NONE {
                     continue;
@@ -384,22 +375,6 @@ impl Chains {
                 }
             }
         }
-    }
-}
-
-/// Iterates the set bits of a `u64`.
-struct Bits64(u64);
-
-impl Iterator for Bits64 {
-    type Item = usize;
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let b = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(b)
     }
 }
 

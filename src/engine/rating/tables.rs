@@ -80,39 +80,40 @@ const fn build_peers() -> [u128; 81] {
     t
 }
 
-/// Iterates the cells of a mask in increasing order.
-#[derive(Clone, Copy)]
-pub(crate) struct Cells128(pub u128);
+/// Defines an iterator over the set bits of a mask, lowest first.
+macro_rules! set_bits {
+    ($(#[$doc:meta])* $name:ident($int:ty)) => {
+        $(#[$doc])*
+        #[derive(Clone, Copy)]
+        pub(crate) struct $name(pub $int);
 
-impl Iterator for Cells128 {
-    type Item = usize;
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
+        impl Iterator for $name {
+            type Item = usize;
+            #[inline]
+            fn next(&mut self) -> Option<usize> {
+                if self.0 == 0 {
+                    return None;
+                }
+                let b = self.0.trailing_zeros() as usize;
+                self.0 &= self.0 - 1;
+                Some(b)
+            }
         }
-        let c = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(c)
-    }
+    };
 }
 
-/// Iterates the set bits of a small mask (digits of a candidate set, positions).
-#[derive(Clone, Copy)]
-pub(crate) struct Bits(pub u32);
-
-impl Iterator for Bits {
-    type Item = usize;
-    #[inline]
-    fn next(&mut self) -> Option<usize> {
-        if self.0 == 0 {
-            return None;
-        }
-        let b = self.0.trailing_zeros() as usize;
-        self.0 &= self.0 - 1;
-        Some(b)
-    }
-}
+set_bits!(
+    /// Iterates the cells of a mask in increasing order.
+    Cells128(u128)
+);
+set_bits!(
+    /// Iterates the set bits of a small mask (digits of a candidate set, positions).
+    Bits(u32)
+);
+set_bits!(
+    /// Iterates the set bits of a `u64`.
+    Bits64(u64)
+);
 
 #[cfg(test)]
 mod tests {
