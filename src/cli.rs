@@ -33,6 +33,8 @@ pub enum Command {
     Generate(GenerateArgs),
     /// Solve puzzles, one per line: prints the solution or a verdict per line.
     Solve(InputArgs),
+    /// Rate 9x9 puzzles by technique on the Sudoku Explainer scale, one per line.
+    Grade(GradeArgs),
     /// Print the canonical form (pattern first, then digits) of each puzzle or grid.
     Canon(InputArgs),
     /// Print random equivalent puzzles (symmetry transforms) of each input line.
@@ -206,6 +208,20 @@ pub struct InputArgs {
     pub size: Size,
     /// Input file with one puzzle per line; `-` or nothing reads standard input.
     pub input: Option<PathBuf>,
+}
+
+#[derive(Debug, Args)]
+pub struct GradeArgs {
+    /// Input file with one 9x9 puzzle per line; `-` or nothing reads standard input.
+    pub input: Option<PathBuf>,
+    /// Also print the solving path: every step's technique, rating, pattern cells,
+    /// placements (r1c2=5) and eliminations (r1c2<>5).
+    #[arg(long)]
+    pub steps: bool,
+    /// One JSON object per line instead of text: {"line", "rating", "technique"} and,
+    /// with --steps, "steps" (cells 0..80 row-major, digits 1..9).
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Debug, Args)]

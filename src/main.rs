@@ -21,6 +21,7 @@ fn main() -> ExitCode {
     let result = match &cli.command {
         Command::Generate(args) => cmd::generate::run(args),
         Command::Solve(args) => cmd::solve::run(args),
+        Command::Grade(args) => cmd::grade::run(args),
         Command::Canon(args) => cmd::canon::run(args),
         Command::Transform(args) => cmd::transform::run(args),
         Command::Verify(args) => cmd::verify::run(args),

@@ -8,10 +8,12 @@
 //! * [`merge`] — combine banks of one size.
 //! * [`bench`] — measure the strategies; the table, CSV, JSON and SVG.
 //! * [`solve`], [`canon`], [`transform`] — line filters over puzzle text.
+//! * [`grade`] — the technique rating of each input puzzle, with its path on demand.
 
 pub mod bench;
 pub mod canon;
 pub mod generate;
+pub mod grade;
 pub mod merge;
 pub mod solve;
 pub mod stats;

@@ -1,0 +1,110 @@
+//! `grade`: the technique rating per input line, through the binary: known ratings,
+//! the same rating for every symmetric variant (made by the `transform` command), a
+//! path whose placements rebuild the solution `solve` prints, JSON an app can read,
+//! and the exit codes of bad lines.
+
+mod common;
+
+use common::factory;
+
+/// (puzzle, the rater's answer): a naked-single puzzle and a naked-pair puzzle.
+const KNOWN: [(&str, &str); 2] = [
+    (
+        "8.....6....6..1.29....9.45...5........48.39..2......31...2.8.9.....4.......935.86",
+        "2.3 naked-single",
+    ),
+    (
+        "..1...7..3..4.2..559.....147...8...9..89.43......6......37486............7.593.8.",
+        "3.0 naked-pair",
+    ),
+];
+
+fn stdout(args: &[&str], input: String, code: i32) -> String {
+    let out = factory().args(args).write_stdin(input).assert().code(code);
+    String::from_utf8(out.get_output().stdout.clone()).unwrap()
+}
+
+#[test]
+fn rates_known_puzzles_and_every_variant_alike() {
+    let input: String = KNOWN.iter().map(|(p, _)| format!("{p}\n")).collect();
+    let rated = stdout(&["grade"], input.clone(), 0);
+    let expected: Vec<&str> = KNOWN.iter().map(|(_, r)| *r).collect();
+    assert_eq!(rated.lines().collect::<Vec<_>>(), expected);
+
+    // Ten random symmetry variants of each: the rating is a class invariant.
+    let variants = stdout(&["transform", "--count", "10", "--seed", "5"], input, 0);
+    assert_eq!(variants.lines().count(), 20);
+    let rated = stdout(&["grade"], variants, 0);
+    let lines: Vec<&str> = rated.lines().collect();
+    assert_eq!(&lines[..10], [expected[0]; 10]);
+    assert_eq!(&lines[10..], [expected[1]; 10]);
+}
+
+#[test]
+fn the_path_rebuilds_the_solution_and_json_says_the_same() {
+    let (puzzle, answer) = KNOWN[1];
+    let text = stdout(&["grade", "--steps"], format!("{puzzle}\n"), 0);
+    let mut lines = text.lines();
+    assert_eq!(lines.next(), Some(answer));
+    let mut grid: Vec<u8> = puzzle.bytes().collect();
+    let mut hardest = 0.0f64;
+    for step in lines {
+        assert!(step.starts_with("  "), "{step}");
+        let mut words = step.split_whitespace();
+        hardest = hardest.max(words.next().unwrap().parse().unwrap());
+        for w in words.filter(|w| w.contains('=') && !w.contains("<>")) {
+            let (cell, d) = w.split_once('=').unwrap();
+            let (r, c) = cell[1..].split_once('c').unwrap();
+            let at = (r.parse::<usize>().unwrap() - 1) * 9 + c.parse::<usize>().unwrap() - 1;
+            assert_eq!(grid[at], b'.', "{w} sets a given or a set cell");
+            grid[at] = d.as_bytes()[0];
+        }
+    }
+    assert_eq!(hardest, 3.0, "the rating is the hardest step");
+    let solved = stdout(&["solve"], format!("{puzzle}\n"), 0);
+    assert_eq!(String::from_utf8(grid).unwrap(), solved.trim_end());
+
+    let json = stdout(&["grade", "--json", "--steps"], format!("{puzzle}\n"), 0);
+    let v: serde_json::Value = serde_json::from_str(json.trim_end()).unwrap();
+    assert_eq!(v["line"], 1);
+    assert_eq!(v["rating"], 3.0);
+    assert_eq!(v["technique"], "naked-pair");
+    let steps = v["steps"].as_array().unwrap();
+    assert_eq!(steps.len(), text.lines().count() - 1);
+    let placed: usize = steps
+        .iter()
+        .map(|s| s["placements"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(placed, puzzle.matches('.').count());
+}
+
+#[test]
+fn bad_lines_are_answered_in_place_with_their_exit_codes() {
+    let (good, answer) = KNOWN[0];
+    let several = format!("12345678{}", ".".repeat(73));
+    let input = format!("{several}\n{good}\n");
+    let out = stdout(&["grade"], input.clone(), 1);
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "line 1: the puzzle has several solutions; only uniquely solvable puzzles are rated",
+            answer
+        ]
+    );
+    let json = stdout(&["grade", "--json"], input, 1);
+    let first: serde_json::Value = serde_json::from_str(json.lines().next().unwrap()).unwrap();
+    assert_eq!(first["line"], 1);
+    assert!(first["error"]
+        .as_str()
+        .unwrap()
+        .contains("several solutions"));
+
+    let bad = format!("{}x{}\n{good}\n", &good[..39], &good[40..]);
+    let out = factory().arg("grade").write_stdin(bad).assert().code(2);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert!(
+        text.starts_with("line 1, column 40: unexpected character 'x'"),
+        "{text}"
+    );
+    assert_eq!(text.lines().nth(1), Some(answer));
+}
