@@ -107,4 +107,15 @@ fn bad_lines_are_answered_in_place_with_their_exit_codes() {
         "{text}"
     );
     assert_eq!(text.lines().nth(1), Some(answer));
+    // With --json a malformed line is a JSON object too, so an app parses every line.
+    let bad = format!("{}x{}\n", &good[..39], &good[40..]);
+    let out = factory()
+        .args(["grade", "--json"])
+        .write_stdin(bad)
+        .assert()
+        .code(2);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let v: serde_json::Value = serde_json::from_str(text.trim_end()).unwrap();
+    assert_eq!(v["line"], 1);
+    assert!(v["error"].as_str().unwrap().contains("column 40"), "{v}");
 }

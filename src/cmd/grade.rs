@@ -2,7 +2,8 @@
 //! 9×9 puzzle on the Sudoku Explainer scale ([`crate::engine::rating`]), one line out
 //! per line in: `4.2 xy-wing`, or a verdict (`line N: ...`) for a puzzle without a
 //! unique solution (exit 1) or a malformed line (exit 2, every other line still
-//! answered). `--steps` adds the solving path, `--json` writes one object per line.
+//! answered). `--steps` adds the solving path, `--json` writes one object per line
+//! (`{"line", "error"}` for a line that cannot be rated or read).
 
 use std::io::{self, Write};
 
@@ -12,12 +13,17 @@ use crate::cli::GradeArgs;
 use crate::engine::board::Nine;
 use crate::engine::rating::{Rater, Step};
 
-use super::{for_each_line, Outcome};
+use super::{for_each_line_as, LineErrors, Outcome};
 
 pub fn run(args: &GradeArgs) -> anyhow::Result<Outcome> {
     let mut rater = Rater::new();
     let mut steps = Vec::new();
-    for_each_line::<Nine>(&args.input, |puzzle, no, out| {
+    let errors = if args.json {
+        LineErrors::Json
+    } else {
+        LineErrors::Text
+    };
+    for_each_line_as::<Nine>(&args.input, errors, |puzzle, no, out| {
         steps.clear();
         let rated = if args.steps {
             rater.rate_with_steps(&puzzle, &mut steps)

@@ -67,6 +67,24 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 /// line in) and counted on stderr.
 pub fn for_each_line<B: Board>(
     input: &Option<PathBuf>,
+    per_line: impl FnMut(B::Cells, usize, &mut dyn Write) -> io::Result<Outcome>,
+) -> anyhow::Result<Outcome> {
+    for_each_line_as::<B>(input, LineErrors::Text, per_line)
+}
+
+/// How [`for_each_line_as`] answers a malformed line on stdout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LineErrors {
+    /// The parse error's message, e.g. `line 3, column 7: unexpected character 'x' ...`.
+    Text,
+    /// A JSON object `{"line": N, "error": "..."}`, for commands whose output is JSON.
+    Json,
+}
+
+/// As [`for_each_line`], answering malformed lines as `errors` says.
+pub fn for_each_line_as<B: Board>(
+    input: &Option<PathBuf>,
+    errors: LineErrors,
     mut per_line: impl FnMut(B::Cells, usize, &mut dyn Write) -> io::Result<Outcome>,
 ) -> anyhow::Result<Outcome> {
     let mut reader = open_input(input)?;
@@ -91,7 +109,13 @@ pub fn for_each_line<B: Board>(
         match parse_board(text, line_no, B::SIZE, cells.as_mut()) {
             Ok(()) => outcome = outcome.max(per_line(cells, line_no, &mut out)?),
             Err(e) => {
-                writeln!(out, "{e}")?;
+                match errors {
+                    LineErrors::Text => writeln!(out, "{e}")?,
+                    LineErrors::Json => {
+                        let error = serde_json::json!({"line": line_no, "error": e.to_string()});
+                        writeln!(out, "{error}")?;
+                    }
+                }
                 malformed += 1;
             }
         }
