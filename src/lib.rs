@@ -28,8 +28,9 @@
 //!
 //! * The puzzle logic (`engine`, `run::seed`, `run::rng`) does no I/O, never sees a
 //!   clap type, and draws randomness only from an `rng` it is handed.
-//! * The 9×9 code never depends on `nxn` or `board`: other sizes were added beside it,
-//!   so its speed cannot regress through them.
+//! * The hand-tuned 9×9 kernels (`grid`, `solve`, `generate`, `canon`) never depend
+//!   on `nxn` or `board`, so their speed cannot regress through other sizes; the
+//!   symmetry group is the one generic `nxn::transform` for every size.
 //! * Hot paths (solver, carve, transform, canonical form, row formatting) allocate
 //!   nothing per puzzle and take no lock per row.
 //! * `bank::reader`, `bank::verify` and `bank::stats` only read a bank; `verify` and

@@ -40,6 +40,7 @@ use crate::bank::sink::{
 use crate::bank::{self, BankError, Digest, Label, Row, RowError, ShardReader};
 use crate::engine::board::Board;
 use crate::engine::grid::Size;
+use crate::engine::nxn::MAX_CELLS;
 use crate::run::pipeline::{self, canonical_key};
 
 /// Estimated memory of one row of boards `C` held in memory: the record, its share
@@ -281,8 +282,14 @@ struct Record<C> {
     difficulty: Label,
 }
 
-/// Bytes of a spilled record before its band name, for the largest board (25×25).
-const MAX_FIXED: usize = 32 + 3 * 625 + 1 + 2 + 2;
+/// Bytes of a spilled record of `cells` cells before its band name: the key, three
+/// boards, a flag for the canonical form, the clues, the band's length.
+const fn spill_fixed(cells: usize) -> usize {
+    32 + 3 * cells + 1 + 2 + 2
+}
+
+/// [`spill_fixed`] for the largest board (25×25): the stack buffer of one record.
+const MAX_FIXED: usize = spill_fixed(MAX_CELLS);
 
 impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Record<C> {
     /// The partition of this row: by canonical form, so that every copy of a puzzle
@@ -292,16 +299,10 @@ impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Record<C> {
         ((h >> 64) as u64) % n
     }
 
-    /// Bytes of a spilled record of `cells` cells before its band name: the key,
-    /// three boards, a flag for the canonical form, the clues, the band's length.
-    const fn fixed(cells: usize) -> usize {
-        32 + 3 * cells + 1 + 2 + 2
-    }
-
     fn write_to(&self, out: &mut impl Write) -> io::Result<()> {
         let n = self.puzzle.as_ref().len();
         let mut buf = [0u8; MAX_FIXED];
-        let buf = &mut buf[..Self::fixed(n)];
+        let buf = &mut buf[..spill_fixed(n)];
         let k = &self.key;
         for (i, v) in [k.major, k.minor, k.shard, k.line].into_iter().enumerate() {
             buf[i * 8..i * 8 + 8].copy_from_slice(&v.to_le_bytes());
@@ -325,7 +326,7 @@ impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Record<C> {
     fn read_from(input: &mut impl Read, empty: C) -> io::Result<Option<Record<C>>> {
         let n = empty.as_ref().len();
         let mut buf = [0u8; MAX_FIXED];
-        let buf = &mut buf[..Self::fixed(n)];
+        let buf = &mut buf[..spill_fixed(n)];
         match input.read_exact(&mut buf[..1]) {
             Ok(()) => {}
             Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => return Ok(None),

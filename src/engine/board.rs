@@ -1,10 +1,9 @@
 //! What the pipeline, `bench` and the commands need from a board size, as one trait.
 //!
-//! [`Nine`] is the hand-tuned 9×9 path (`grid`, `solve`, `generate`, `transform`,
-//! `canon`); [`Nxn`] is the generic engine ([`crate::engine::nxn`]) for 4×4, 16×16 and 25×25.
-//! Code written over `B: Board` is monomorphised per size, so the 9×9 pipeline runs
-//! exactly the code it ran before other sizes existed: no size test, no indirection
-//! in the hot loop. Commands pick the implementation once, from `--size` or a
+//! [`Nine`] is the hand-tuned 9×9 path (`grid`, `solve`, `generate`, `canon`, and the
+//! shared symmetry group `nxn::transform::Transform<Box3>`); [`Nxn`] is the generic
+//! engine ([`crate::engine::nxn`]) for 4×4, 16×16 and 25×25. Code written over
+//! `B: Board` is monomorphised per size: no size test, no indirection in the hot loop. Commands pick the implementation once, from `--size` or a
 //! manifest, with [`with_board!`](crate::with_board).
 
 use std::fmt::Debug;

@@ -1,6 +1,6 @@
 //! The main job's wiring: seed population, expansion, and the ordered hand-off to the
-//! sink. Rayon and ordering only — making one seed lives in `seed`, the puzzle logic
-//! in `generate`, `transform`, `canon` and `grade`, the file writing in `sink`.
+//! sink. Rayon and ordering only — making one seed lives in `run::seed`, the puzzle
+//! logic in `engine`, the file writing in `bank::sink`.
 //!
 //! Shape of a run (DESIGN.md):
 //!
