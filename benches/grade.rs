@@ -16,7 +16,8 @@ use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
 use sudoku::strategy::{Strategy, StrategySolver};
 use sudoku::Sudoku;
-use sudoku_factory::engine::generate::{carve, fill, Carve, Fill};
+use sudoku_factory::engine::board::{Board, Nine};
+use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::engine::grid::{parse_line, Cells};
 use sudoku_factory::engine::rating::Rater;
 
@@ -24,9 +25,9 @@ fn easy(n: usize) -> Vec<Cells> {
     let mut rng = Pcg64::seed_from_u64(7);
     (0..n)
         .map(|_| {
-            let grid = fill(Fill::Backtrack, &mut rng);
-            let stop = rng.random_range(36..=40);
-            carve(Carve::Target, &grid, stop, &mut rng).puzzle
+            let grid = Nine::fill(Fill::Backtrack, &mut rng);
+            let stop: u16 = rng.random_range(36..=40);
+            Nine::carve(Carve::Target, stop, Symmetry::None, &grid, &mut rng).puzzle
         })
         .collect()
 }

@@ -13,7 +13,8 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use sudoku::Sudoku;
-use sudoku_factory::engine::generate::{carve, fill, Carve, Fill};
+use sudoku_factory::engine::board::{Board, Nine};
+use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::engine::grid::{parse_line, Cells};
 use sudoku_factory::engine::solve::count_solutions;
 
@@ -54,7 +55,7 @@ fn fills(c: &mut Criterion) {
     g.throughput(Throughput::Elements(1));
     let mut rng = Pcg64::seed_from_u64(1);
     g.bench_function("sudoku-factory/backtrack", |b| {
-        b.iter(|| fill(Fill::Backtrack, &mut rng))
+        b.iter(|| Nine::fill(Fill::Backtrack, &mut rng))
     });
     let mut rng = rand_pcg03::Pcg64::new(1, 1);
     g.bench_function("sudoku-crate", |b| {
@@ -65,7 +66,9 @@ fn fills(c: &mut Criterion) {
 
 fn carves(c: &mut Criterion) {
     let mut rng = Pcg64::seed_from_u64(2);
-    let grids: Vec<Cells> = (0..64).map(|_| fill(Fill::Backtrack, &mut rng)).collect();
+    let grids: Vec<Cells> = (0..64)
+        .map(|_| Nine::fill(Fill::Backtrack, &mut rng))
+        .collect();
     let mut g = c.benchmark_group("carve_minimal");
     g.throughput(Throughput::Elements(grids.len() as u64));
     g.sample_size(20);
@@ -74,7 +77,7 @@ fn carves(c: &mut Criterion) {
         b.iter(|| {
             grids
                 .iter()
-                .map(|s| carve(Carve::Minimal, s, 0, &mut rng).n_clues as u32)
+                .map(|s| Nine::carve(Carve::Minimal, 0, Symmetry::None, s, &mut rng).n_clues as u32)
                 .sum::<u32>()
         })
     });

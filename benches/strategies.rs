@@ -12,7 +12,8 @@ use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughpu
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use sudoku::Sudoku;
-use sudoku_factory::engine::generate::{carve, fill, Carve, Fill};
+use sudoku_factory::engine::board::{Board, Nine};
+use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::engine::grid::Cells;
 
 fn fills(c: &mut Criterion) {
@@ -23,7 +24,7 @@ fn fills(c: &mut Criterion) {
             g.sample_size(10);
         }
         let mut rng = Pcg64::seed_from_u64(1);
-        g.bench_function(f.name(), |b| b.iter(|| fill(f, &mut rng)));
+        g.bench_function(f.name(), |b| b.iter(|| Nine::fill(f, &mut rng)));
         g.sample_size(100);
     }
     let mut rng = rand_pcg03::Pcg64::new(1, 1);
@@ -35,7 +36,9 @@ fn fills(c: &mut Criterion) {
 
 fn carves(c: &mut Criterion) {
     let mut rng = Pcg64::seed_from_u64(2);
-    let grids: Vec<Cells> = (0..32).map(|_| fill(Fill::Backtrack, &mut rng)).collect();
+    let grids: Vec<Cells> = (0..32)
+        .map(|_| Nine::fill(Fill::Backtrack, &mut rng))
+        .collect();
     let mut g = c.benchmark_group("strategy_carve");
     g.throughput(Throughput::Elements(grids.len() as u64));
     g.sample_size(20);
@@ -45,7 +48,7 @@ fn carves(c: &mut Criterion) {
             b.iter(|| {
                 grids
                     .iter()
-                    .map(|g| carve(s, g, 0, &mut rng).n_clues as u32)
+                    .map(|g| Nine::carve(s, 0, Symmetry::None, g, &mut rng).n_clues as u32)
                     .sum::<u32>()
             })
         });

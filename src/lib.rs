@@ -5,11 +5,13 @@
 //! The crate is a library with a thin binary (`src/main.rs`), so that benches and
 //! tests link the same code the command runs. Four layers, each a directory:
 //!
-//! * [`engine`] — the puzzle logic, pure: [`engine::grid`] (sizes, text format),
-//!   [`engine::solve`], [`engine::generate`] (fill and carve strategies),
-//!   [`engine::canon`], [`engine::nxn`] (the other sizes, and the symmetry group of all),
+//! * [`engine`] — the puzzle logic, pure, one engine for every size:
+//!   [`engine::grid`] (sizes, text format), [`engine::nxn`] (the box `Shape` with its
+//!   kernel hooks, the generic solver and canonical form, the symmetry group),
+//!   [`engine::solve`] and [`engine::canon`] (the hand-tuned 9×9 kernels),
+//!   [`engine::generate`] (fill and carve strategies, written once),
 //!   [`engine::grade`] (bands by clues), [`engine::rating`] (the technique rating on
-//!   the Sudoku Explainer scale), [`engine::board`] (the `Board` trait over sizes).
+//!   the Sudoku Explainer scale), [`engine::board`] (the `Board` trait the pipeline uses).
 //! * [`run`] — the main job: [`run::rng`] (one stream per item), [`run::seed`] (making
 //!   one seed), [`run::pipeline`] (rayon wiring and ordering), [`run::timing`]
 //!   (stage histograms).
@@ -28,9 +30,10 @@
 //!
 //! * The puzzle logic (`engine`, `run::seed`, `run::rng`) does no I/O, never sees a
 //!   clap type, and draws randomness only from an `rng` it is handed.
-//! * The hand-tuned 9×9 kernels (`grid`, `solve`, `generate`, `canon`) never depend
-//!   on `nxn` or `board`, so their speed cannot regress through other sizes; the
-//!   symmetry group is the one generic `nxn::transform` for every size.
+//! * One engine: strategies, the symmetry group and the row format are written once
+//!   over a `Shape`; the hand-tuned 9×9 kernels (`solve`, `canon`) plug in as
+//!   `Box3`'s hooks, resolved at compile time, and depend on nothing but `grid` (and
+//!   the one `Verdict` type), so other sizes cannot slow them down.
 //! * Hot paths (solver, carve, transform, canonical form, row formatting) allocate
 //!   nothing per puzzle and take no lock per row.
 //! * `bank::reader`, `bank::verify` and `bank::stats` only read a bank; `verify` and

@@ -5,8 +5,9 @@
 use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
+use sudoku_factory::engine::board::{Board, Nine};
 use sudoku_factory::engine::canon::canonical_form;
-use sudoku_factory::engine::generate::{carve, fill, Carve, Fill};
+use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::engine::grid::{is_consistent, n_clues, parse_line, solves, Cells};
 use sudoku_factory::engine::nxn::{transform, Box3};
 use sudoku_factory::engine::solve::{count_solutions, solve, Verdict};
@@ -20,7 +21,7 @@ fn qqwing(i: usize) -> Cells {
 }
 
 fn grid_from(seed: u64) -> Cells {
-    fill(Fill::Backtrack, &mut Pcg64::seed_from_u64(seed))
+    Nine::fill(Fill::Backtrack, &mut Pcg64::seed_from_u64(seed))
 }
 
 proptest! {
@@ -50,10 +51,10 @@ proptest! {
     #[test]
     fn a_carved_puzzle_has_exactly_one_solution(seed in any::<u64>(), target in 17u8..60) {
         let mut rng = Pcg64::seed_from_u64(seed);
-        let grid = fill(Fill::Backtrack, &mut rng);
+        let grid = Nine::fill(Fill::Backtrack, &mut rng);
         prop_assert!(is_consistent(&grid) && grid.iter().all(|&v| v != 0));
-        let out = carve(Carve::Target, &grid, target, &mut rng);
-        prop_assert!(out.n_clues >= target);
+        let out = Nine::carve(Carve::Target, u16::from(target), Symmetry::None, &grid, &mut rng);
+        prop_assert!(out.n_clues >= u16::from(target));
         prop_assert_eq!(count_solutions(&out.puzzle, 2), 1);
         prop_assert!(solves(&out.puzzle, &grid));
     }

@@ -8,8 +8,9 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use rayon::prelude::*;
 use sudoku::Sudoku;
+use sudoku_factory::engine::board::{Board, Nine};
 use sudoku_factory::engine::canon::canonical_form;
-use sudoku_factory::engine::generate::{carve, fill, Carve, Fill};
+use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::engine::grade::BandTable;
 use sudoku_factory::engine::grid::is_consistent;
 
@@ -21,7 +22,7 @@ fn every_fill_and_carve_combination_gives_valid_unique_puzzles() {
         // One fill per index, carved by every strategy (keeps `digits` affordable).
         let grids: Vec<_> = (0..N)
             .into_par_iter()
-            .map(|i| fill(f, &mut Pcg64::seed_from_u64(i)))
+            .map(|i| Nine::fill(f, &mut Pcg64::seed_from_u64(i)))
             .collect();
         for g in &grids {
             assert!(
@@ -33,7 +34,7 @@ fn every_fill_and_carve_combination_gives_valid_unique_puzzles() {
         for c in Carve::ALL {
             grids.par_iter().enumerate().for_each(|(i, g)| {
                 let mut rng = Pcg64::seed_from_u64(1000 + i as u64);
-                let out = carve(c, g, 0, &mut rng);
+                let out = Nine::carve(c, 0, Symmetry::None, g, &mut rng);
                 let peer = Sudoku::from_bytes(out.puzzle).expect("valid puzzle");
                 let sol = peer.some_solution().expect("solvable");
                 assert!(peer.is_uniquely_solvable(), "{} x {}", f.name(), c.name());
@@ -59,8 +60,8 @@ fn target_lands_in_the_requested_band() {
         for c in [Carve::Target, Carve::AddClues, Carve::Unavoidable] {
             let mut rng = Pcg64::seed_from_u64(band as u64);
             for _ in 0..20 {
-                let g = fill(Fill::Backtrack, &mut rng);
-                let out = carve(c, &g, spec.lo as u8, &mut rng);
+                let g = Nine::fill(Fill::Backtrack, &mut rng);
+                let out = Nine::carve(c, spec.lo, Symmetry::None, &g, &mut rng);
                 // Sparse bands can be missed when no clue can go; dense ones never.
                 if band < 2 {
                     assert!(
@@ -80,7 +81,7 @@ fn template_grids_are_one_class_and_backtrack_grids_are_all_different() {
     let classes = |f: Fill| {
         (0..N)
             .into_par_iter()
-            .map(|i| canonical_form(&fill(f, &mut Pcg64::seed_from_u64(i))))
+            .map(|i| canonical_form(&Nine::fill(f, &mut Pcg64::seed_from_u64(i))))
             .collect::<HashSet<_>>()
             .len() as u64
     };

@@ -58,7 +58,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     }
     carves.dedup();
     for &f in &fills {
-        if let Some(reason) = crate::engine::nxn::fill::unsuitable(f, args.size) {
+        if let Some(reason) = crate::engine::generate::fill::unsuitable(f, args.size) {
             bail!("--fill {} on {} boards: {reason}", f.name(), args.size);
         }
     }

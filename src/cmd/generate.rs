@@ -13,7 +13,7 @@ use crate::bank::sink::{self, BankWriter, Manifest, Params, SinkConfig};
 use crate::bank::ShardReader;
 use crate::cli::GenerateArgs;
 use crate::engine::board::Board;
-use crate::engine::generate::{Carve, CarveConfig, Fill, Symmetry};
+use crate::engine::generate::{Carve, Fill, Symmetry};
 use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
 use crate::engine::nxn::census::{census4, CensusQuery};
@@ -161,16 +161,12 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
         None => {
             let bands = BandTable::parse_for(&args.bands, args.size).context("--bands")?;
             let selected = bands.select(&args.difficulty).context("--difficulty")?;
-            let probe = CarveConfig {
-                strategy: Carve::from(args.carve),
-                stop_at: 0,
-                symmetry: Symmetry::from(args.symmetry),
-            };
-            if !probe.supports_symmetry() {
+            let (carve, symmetry) = (Carve::from(args.carve), Symmetry::from(args.symmetry));
+            if !carve.supports_symmetry(symmetry) {
                 bail!(
                     "--symmetry {} needs --carve minimal or target: {} does not remove clues in orbits",
-                    probe.symmetry.name(),
-                    probe.strategy.name()
+                    symmetry.name(),
+                    carve.name()
                 );
             }
             let job = Job {
@@ -249,7 +245,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
 /// essentially different seeds than exist in a band, or more variants per seed than
 /// some puzzle of the band has.
 fn check_size_limits(plan: &Plan) -> anyhow::Result<()> {
-    if let Some(reason) = crate::engine::nxn::fill::unsuitable(plan.fill, plan.size) {
+    if let Some(reason) = crate::engine::generate::fill::unsuitable(plan.fill, plan.size) {
         bail!(
             "--fill {} on {} boards: {reason}",
             plan.fill.name(),

@@ -1,9 +1,11 @@
 //! What the pipeline, `bench` and the commands need from a board size, as one trait.
 //!
-//! [`Nine`] is the hand-tuned 9×9 path (`grid`, `solve`, `generate`, `canon`, and the
-//! shared symmetry group `nxn::transform::Transform<Box3>`); [`Nxn`] is the generic
-//! engine ([`crate::engine::nxn`]) for 4×4, 16×16 and 25×25. Code written over
-//! `B: Board` is monomorphised per size: no size test, no indirection in the hot loop. Commands pick the implementation once, from `--size` or a
+//! One implementation serves every size: [`Nxn<S>`] over a box [`Shape`] (4×4, 9×9,
+//! 16×16, 25×25). Strategies (fill, carve), the symmetry group and the row format are
+//! written once; the searches run through the shape's kernel hooks, so [`Nine`] =
+//! `Nxn<Box3>` runs the hand-tuned 9×9 solver and canonical form, chosen at compile
+//! time. Code written over `B: Board` is monomorphised per size: no size test, no
+//! indirection in the hot loop. Commands pick the size once, from `--size` or a
 //! manifest, with [`with_board!`](crate::with_board).
 
 use std::fmt::Debug;
@@ -11,11 +13,11 @@ use std::hash::Hash;
 
 use rand::Rng;
 
-use crate::engine::generate::{Carve, CarveConfig, Fill, Symmetry};
-use crate::engine::grid::{Size, N_CELLS};
+use crate::engine::generate::{Carve, Fill, Symmetry};
+use crate::engine::grid::Size;
 use crate::engine::nxn::{self, Shape};
 
-pub use crate::engine::nxn::carve::Carved;
+pub use crate::engine::generate::Carved;
 pub use crate::engine::nxn::solve::Verdict;
 
 /// One board size's puzzle logic, as the pipeline uses it.
@@ -33,7 +35,7 @@ pub trait Board: Send + Sync + 'static {
     fn fill<R: Rng + ?Sized>(strategy: Fill, rng: &mut R) -> Self::Cells;
     /// Carves `solution` with `strategy`, stopping at `stop_at` clues (0: to the end),
     /// removing whole orbits of `symmetry`. Callers check
-    /// [`CarveConfig::supports_symmetry`] first.
+    /// [`Carve::supports_symmetry`] first.
     fn carve<R: Rng + ?Sized>(
         strategy: Carve,
         stop_at: u16,
@@ -61,91 +63,9 @@ pub trait Board: Send + Sync + 'static {
     fn format_zeros_into(cells: &Self::Cells, out: &mut [u8]);
 }
 
-/// The 9×9 fast path.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct Nine;
-
-impl Board for Nine {
-    const SIZE: Size = Size::Nine;
-    type Cells = [u8; N_CELLS];
-    type Transform = nxn::transform::Transform<nxn::Box3>;
-
-    #[inline]
-    fn empty() -> Self::Cells {
-        [0; N_CELLS]
-    }
-
-    #[inline]
-    fn fill<R: Rng + ?Sized>(strategy: Fill, rng: &mut R) -> Self::Cells {
-        crate::engine::generate::fill(strategy, rng)
-    }
-
-    #[inline]
-    fn carve<R: Rng + ?Sized>(
-        strategy: Carve,
-        stop_at: u16,
-        symmetry: Symmetry,
-        solution: &Self::Cells,
-        rng: &mut R,
-    ) -> Carved<Self::Cells> {
-        let config = CarveConfig {
-            strategy,
-            // 9×9 bands never exceed 81 clues (grade checks), so this never saturates.
-            stop_at: u8::try_from(stop_at).unwrap_or(u8::MAX),
-            symmetry,
-        };
-        let out = crate::engine::generate::carve_with(&config, solution, rng);
-        Carved {
-            puzzle: out.puzzle,
-            n_clues: u16::from(out.n_clues),
-            minimal: out.minimal,
-        }
-    }
-
-    #[inline]
-    fn canonical_form(puzzle: &Self::Cells) -> Self::Cells {
-        crate::engine::canon::canonical_form(puzzle)
-    }
-
-    #[inline]
-    fn random_transform<R: Rng + ?Sized>(rng: &mut R) -> Self::Transform {
-        nxn::transform::Transform::<nxn::Box3>::random(rng)
-    }
-
-    #[inline]
-    fn apply(t: &Self::Transform, cells: &Self::Cells) -> Self::Cells {
-        t.apply(cells)
-    }
-
-    #[inline]
-    fn count_solutions(cells: &Self::Cells, limit: u32) -> u32 {
-        crate::engine::solve::count_solutions(cells, limit)
-    }
-
-    fn solve(cells: &Self::Cells) -> Verdict<Self::Cells> {
-        match crate::engine::solve::solve(cells) {
-            crate::engine::solve::Verdict::NoSolution => Verdict::NoSolution,
-            crate::engine::solve::Verdict::Unique(grid) => Verdict::Unique(grid),
-            crate::engine::solve::Verdict::Multiple => Verdict::Multiple,
-        }
-    }
-
-    fn is_consistent(cells: &Self::Cells) -> bool {
-        crate::engine::grid::is_consistent(cells)
-    }
-
-    #[inline]
-    fn format_into(cells: &Self::Cells, out: &mut [u8]) {
-        let out: &mut [u8; N_CELLS] = out.try_into().expect("a 9x9 row buffer");
-        crate::engine::grid::format_into(cells, out);
-    }
-
-    #[inline]
-    fn format_zeros_into(cells: &Self::Cells, out: &mut [u8]) {
-        let out: &mut [u8; N_CELLS] = out.try_into().expect("a 9x9 row buffer");
-        crate::engine::grid::format_zeros_into(cells, out);
-    }
-}
+/// The classic board: the engine on 3×3 boxes, with the hand-tuned 9×9 kernels
+/// ([`Shape`]'s hooks for [`nxn::Box3`]).
+pub type Nine = Nxn<nxn::Box3>;
 
 /// Runs `$body` with `$b` bound to the [`Board`] type of the runtime `Size` `$size`.
 #[macro_export]
@@ -153,7 +73,7 @@ macro_rules! with_board {
     ($size:expr, $b:ident => $body:expr) => {
         match $size {
             $crate::engine::grid::Size::Nine => {
-                type $b = $crate::engine::board::Nine;
+                type $b = $crate::engine::board::Nxn<$crate::engine::nxn::Box3>;
                 $body
             }
             $crate::engine::grid::Size::Four => {
@@ -172,8 +92,8 @@ macro_rules! with_board {
     };
 }
 
-/// The generic engine on boxes of `S` (4×4, 16×16, 25×25; also 9×9 as
-/// `Nxn<Box3>`, which tests compare with [`Nine`]).
+/// The engine on boxes of `S`: 4×4, 9×9 ([`Nine`]), 16×16 and 25×25. Strategies are
+/// written once; the searches go through `S`'s kernel hooks.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Nxn<S>(std::marker::PhantomData<S>);
 
@@ -189,7 +109,7 @@ impl<S: Shape> Board for Nxn<S> {
 
     #[inline]
     fn fill<R: Rng + ?Sized>(strategy: Fill, rng: &mut R) -> Self::Cells {
-        nxn::fill::fill::<S, R>(strategy, rng)
+        crate::engine::generate::fill::<S, R>(strategy, rng)
     }
 
     #[inline]
@@ -200,12 +120,12 @@ impl<S: Shape> Board for Nxn<S> {
         solution: &Self::Cells,
         rng: &mut R,
     ) -> Carved<Self::Cells> {
-        nxn::carve::carve::<S, R>(strategy, stop_at, symmetry, solution, rng)
+        crate::engine::generate::carve::<S, R>(strategy, stop_at, symmetry, solution, rng)
     }
 
     #[inline]
     fn canonical_form(puzzle: &Self::Cells) -> Self::Cells {
-        nxn::canon::canonical_form::<S>(puzzle)
+        S::canonical_form(puzzle)
     }
 
     #[inline]
@@ -220,11 +140,11 @@ impl<S: Shape> Board for Nxn<S> {
 
     #[inline]
     fn count_solutions(cells: &Self::Cells, limit: u32) -> u32 {
-        nxn::solve::count_solutions::<S>(cells.as_ref(), limit)
+        S::count_solutions(cells.as_ref(), limit)
     }
 
     fn solve(cells: &Self::Cells) -> Verdict<Self::Cells> {
-        nxn::solve::solve::<S>(cells.as_ref())
+        S::solve(cells.as_ref())
     }
 
     fn is_consistent(cells: &Self::Cells) -> bool {

@@ -4,9 +4,9 @@
 //! cell and `1..=9` for a digit ([`Cells`]). Keeping the hot representation a bare
 //! array (not a struct with a size field) lets the solver, the carver, the symmetry
 //! group and the canonical form index it without bounds checks or indirection.
-//! [`Size`] names the board sizes the factory makes (4×4, 9×9, 16×16, 25×25); the
-//! other sizes have their own engine ([`crate::engine::nxn`]) so the 9×9 fast path stays as it
-//! is, and share this file's text format.
+//! [`Size`] names the board sizes the factory makes (4×4, 9×9, 16×16, 25×25); every
+//! size shares this file's text format, and the 9×9 kernels (`solve`, `canon`, the
+//! rater) take `[u8; 81]` directly.
 //!
 //! Text format (DESIGN.md): one puzzle per line, the cells in row-major order with no
 //! separators; symbols `1`–`9` then `A`, `B`, … (A = 10; lowercase accepted on input),
@@ -252,8 +252,8 @@ pub fn parse_line(text: &str, line_no: usize) -> Result<Cells, ParseError> {
 }
 
 /// Parses one line of the text format for a board of any `size` into `out`, which
-/// must hold exactly `size.n_cells()` cells. Errors as [`parse_line`] (which is the
-/// 9×9 fast path of this).
+/// must hold exactly `size.n_cells()` cells. Errors as [`parse_line`] (this for
+/// 9×9 only, into a `[u8; 81]`).
 pub fn parse_sized(
     text: &str,
     line_no: usize,

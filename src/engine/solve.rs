@@ -456,16 +456,9 @@ fn count_board(board: Board, limit: u32) -> (u32, Cells) {
     (search.count, search.first)
 }
 
-/// What a puzzle's solutions look like.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verdict {
-    /// The givens admit no completion (or clash).
-    NoSolution,
-    /// Exactly one completion.
-    Unique(Cells),
-    /// Two or more completions.
-    Multiple,
-}
+/// What a puzzle's solutions look like: the engine's one verdict type, here over
+/// 9×9 cells.
+pub type Verdict = crate::engine::nxn::solve::Verdict<Cells>;
 
 /// Number of solutions of `cells`, counted up to `limit`.
 pub fn count_solutions(cells: &Cells, limit: u32) -> u32 {

@@ -14,6 +14,6 @@ pub mod carve;
 pub mod fill;
 pub mod symmetry;
 
-pub use carve::{carve, carve_with, Carve, CarveConfig, CarveOutcome};
+pub use carve::{carve, Carve, Carved};
 pub use fill::{fill, Fill};
 pub use symmetry::Symmetry;

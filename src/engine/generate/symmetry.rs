@@ -75,11 +75,6 @@ impl Symmetry {
         }
         (out, len)
     }
-
-    /// The orbit of `cell` on the 9×9 board; see [`Symmetry::orbit_in`].
-    pub fn orbit(self, cell: usize) -> ([u16; 4], usize) {
-        self.orbit_in(9, cell)
-    }
 }
 
 #[cfg(test)]
@@ -92,20 +87,20 @@ mod tests {
         for s in Symmetry::ALL {
             let max = if s == Symmetry::Rot90 { 4 } else { 2 };
             for cell in 0..N_CELLS {
-                let (orbit, len) = s.orbit(cell);
+                let (orbit, len) = s.orbit_in(9, cell);
                 assert!(len == 1 || len == max, "{s:?} {cell}");
                 assert_eq!(orbit[0] as usize, cell);
                 for &o in &orbit[..len] {
                     // Every cell of an orbit has that same orbit (as a set).
-                    let (back, back_len) = s.orbit(o as usize);
+                    let (back, back_len) = s.orbit_in(9, o as usize);
                     assert_eq!(back_len, len);
                     assert!(back[..len].contains(&(cell as u16)));
                 }
             }
             assert_eq!(Symmetry::from_name(s.name()), Some(s));
         }
-        assert_eq!(Symmetry::Rot180.orbit(40).1, 1, "the centre is fixed");
-        assert_eq!(Symmetry::Rot180.orbit(0), ([0, 80, 0, 0], 2));
-        assert_eq!(Symmetry::Diagonal.orbit(10).1, 1);
+        assert_eq!(Symmetry::Rot180.orbit_in(9, 40).1, 1, "the centre is fixed");
+        assert_eq!(Symmetry::Rot180.orbit_in(9, 0), ([0, 80, 0, 0], 2));
+        assert_eq!(Symmetry::Diagonal.orbit_in(9, 10).1, 1);
     }
 }

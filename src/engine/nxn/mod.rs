@@ -1,14 +1,16 @@
-//! The N×N engine: boards of any box side b (N = b², N² cells), for the sizes the
-//! 9×9 fast path does not cover — 4×4, 16×16 and 25×25 (DESIGN.md, "Text format") —
-//! and, for [`transform`], every size: the 9×9 symmetry group is `Transform<Box3>`.
+//! The engine over a box shape: boards of any box side b (N = b², N² cells) —
+//! 4×4, 9×9, 16×16 and 25×25 (DESIGN.md, "Text format"). Everything above the
+//! searches (fill and carve strategies, the symmetry group, the row format, the
+//! pipeline) is written once over a [`Shape`], monomorphised per size so loop bounds
+//! are constants.
 //!
-//! The 9×9 code in [`crate::engine::grid`], [`crate::engine::solve`],
-//! [`crate::engine::generate`] and [`crate::engine::canon`] is hand-tuned to 81 cells
-//! (27-bit band words, fixed permutation tables); stretching it to every size would
-//! slow it down.
-//! This engine is written once over a [`Shape`] instead, monomorphised per size, so
-//! loop bounds are constants. It also runs on [`Box3`], which lets tests check it
-//! against the 9×9 fast path.
+//! The searches are the shape's **kernels** ([`Shape::count_solutions`],
+//! [`Shape::solve`], [`Shape::removal_keeps_unique`], [`Shape::canonical_form`]):
+//! by default this module's generic [`solve`] and [`canon`]; [`Box3`] plugs in the
+//! 9×9 ones in [`crate::engine::solve`] and [`crate::engine::canon`], hand-tuned to
+//! 81 cells (27-bit band words, fixed permutation tables) and several times faster
+//! there. The hook is resolved at compile time: no size test in a hot loop. Tests
+//! check the generic kernels against the 9×9 ones on `Box3`.
 //!
 //! Representation: a board is `S::Cells`, a plain `[u8; N²]` in row-major order,
 //! `0` = empty, `1..=N` = a symbol. Candidate sets are `u32` masks with bit `v` for
@@ -19,9 +21,7 @@
 //! never sees a clap type and draws randomness only from an `rng` it is handed.
 
 pub mod canon;
-pub mod carve;
 pub mod census;
-pub mod fill;
 pub mod solve;
 pub mod transform;
 
@@ -84,10 +84,42 @@ pub trait Shape: Copy + Clone + Debug + Default + Send + Sync + 'static {
         );
         r * Self::N + c
     }
+
+    // The kernels: the searches every strategy, command and bank check runs through,
+    // chosen per shape at compile time. The defaults are this engine's generic
+    // solver and canonical form; `Box3` plugs in the hand-tuned 9×9 ones
+    // ([`crate::engine::solve`], [`crate::engine::canon`]), which are several times
+    // faster on the classic board. Callers always go through these hooks, never the
+    // generic functions, so every size gets its fastest kernel.
+
+    /// Solutions of `cells` (`CELLS` long), counted up to `limit`.
+    #[inline]
+    fn count_solutions(cells: &[u8], limit: u32) -> u32 {
+        solve::count_solutions::<Self>(cells, limit)
+    }
+
+    /// Solves `cells`, telling apart no, one and several solutions.
+    #[inline]
+    fn solve(cells: &[u8]) -> solve::Verdict<Self::Cells> {
+        solve::solve::<Self>(cells)
+    }
+
+    /// The carve test: `puzzle` was uniquely solvable with `value` in `cell`, which is
+    /// now empty; true when it still is (no solution puts another value there).
+    #[inline]
+    fn removal_keeps_unique(puzzle: &[u8], cell: usize, value: u8) -> bool {
+        solve::removal_keeps_unique::<Self>(puzzle, cell, value)
+    }
+
+    /// The exact pattern-first canonical form (DESIGN.md), `0` for empty.
+    #[inline]
+    fn canonical_form(puzzle: &Self::Cells) -> Self::Cells {
+        canon::canonical_form::<Self>(puzzle)
+    }
 }
 
 macro_rules! shape {
-    ($(#[$doc:meta])* $name:ident, $b:literal, $size:expr) => {
+    ($(#[$doc:meta])* $name:ident, $b:literal, $size:expr $(, { $($kernel:item)* })?) => {
         $(#[$doc])*
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
         pub struct $name;
@@ -101,6 +133,8 @@ macro_rules! shape {
             fn empty() -> Self::Cells {
                 [0; $b * $b * $b * $b]
             }
+
+            $($($kernel)*)?
         }
     };
 }
@@ -110,8 +144,29 @@ shape!(
     Box2, 2, Size::Four
 );
 shape!(
-    /// 9×9 with 3×3 boxes: the generic engine on the classic board, for cross-checks.
-    Box3, 3, Size::Nine
+    /// 9×9 with 3×3 boxes, on the hand-tuned 9×9 kernels. Tests check those against
+    /// the generic ones (`nxn::solve::count_solutions::<Box3>`, `nxn::canon`).
+    Box3, 3, Size::Nine, {
+        #[inline]
+        fn count_solutions(cells: &[u8], limit: u32) -> u32 {
+            crate::engine::solve::count_solutions(nine(cells), limit)
+        }
+
+        #[inline]
+        fn solve(cells: &[u8]) -> solve::Verdict<Self::Cells> {
+            crate::engine::solve::solve(nine(cells))
+        }
+
+        #[inline]
+        fn removal_keeps_unique(puzzle: &[u8], cell: usize, value: u8) -> bool {
+            crate::engine::solve::removal_keeps_unique(nine(puzzle), cell, value)
+        }
+
+        #[inline]
+        fn canonical_form(puzzle: &Self::Cells) -> Self::Cells {
+            crate::engine::canon::canonical_form(puzzle)
+        }
+    }
 );
 shape!(
     /// 16×16 with 4×4 boxes.
@@ -121,6 +176,13 @@ shape!(
     /// 25×25 with 5×5 boxes.
     Box5, 5, Size::TwentyFive
 );
+
+/// A 9×9 board as the 9×9 kernels take it. Callers pass `Box3::CELLS` cells, so the
+/// length check never fails.
+#[inline(always)]
+fn nine(cells: &[u8]) -> &[u8; 81] {
+    cells.try_into().expect("a 9x9 board has 81 cells")
+}
 
 /// Number of givens (non-empty cells).
 #[inline]
