@@ -301,15 +301,22 @@ pub fn parse_sized(
 #[inline]
 pub fn format_sized_into(cells: &[u8], out: &mut [u8]) {
     for (o, &v) in out.iter_mut().zip(cells) {
-        *o = SYMBOLS[v as usize];
+        *o = if v == 0 { b'.' } else { symbol(v) };
     }
+}
+
+/// The symbol of value `v` in 1..=25 (`SYMBOLS[v]`), computed rather than looked up
+/// so that the row formatter's loops have no bounds check and vectorise.
+#[inline(always)]
+fn symbol(v: u8) -> u8 {
+    b'0' + v + if v > 9 { b'A' - b'9' - 1 } else { 0 }
 }
 
 /// As [`format_sized_into`], with `0` for empty (the canonical-form convention).
 #[inline]
 pub fn format_sized_zeros_into(cells: &[u8], out: &mut [u8]) {
     for (o, &v) in out.iter_mut().zip(cells) {
-        *o = if v == 0 { b'0' } else { SYMBOLS[v as usize] };
+        *o = if v == 0 { b'0' } else { symbol(v) };
     }
 }
 
@@ -386,6 +393,13 @@ mod tests {
     fn board(text: &str, size: Size) -> Result<Vec<u8>, ParseError> {
         let mut out = vec![0; size.n_cells()];
         parse_board(text.as_bytes(), 7, size, &mut out).map(|()| out)
+    }
+
+    #[test]
+    fn computed_symbols_are_the_table() {
+        for v in 1..=25u8 {
+            assert_eq!(symbol(v), SYMBOLS[usize::from(v)], "value {v}");
+        }
     }
 
     #[test]
