@@ -41,6 +41,11 @@ const ENGINE_STATE_ALLOWED: &[(&str, &str, &str)] = &[
         "per-thread scratch of the convenience `canonical_form`: no allocation per puzzle",
     ),
     (
+        "engine/rating/mod.rs",
+        "static RATER: std::cell::RefCell<Rater>",
+        "per-thread scratch of the convenience `rate` (the pipeline rates every seed): no allocation per puzzle",
+    ),
+    (
         "engine/nxn/census.rs",
         "static CENSUS: OnceLock<Census4>",
         "an immutable table (every 4x4 class) computed once on first use",

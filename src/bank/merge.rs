@@ -38,9 +38,10 @@ use crate::bank::sink::{
     SpillReader,
 };
 use crate::bank::{self, BankError, Digest, Label, Row, RowError, ShardReader};
-use crate::engine::board::Board;
+use crate::engine::board::{Board, Rating};
 use crate::engine::grid::Size;
 use crate::engine::nxn::MAX_CELLS;
+use crate::engine::rating::Technique;
 use crate::run::pipeline::{self, canonical_key};
 
 /// Estimated memory of one row of boards `C` held in memory: the record, its share
@@ -280,12 +281,14 @@ struct Record<C> {
     canonical: Option<C>,
     clues: u16,
     difficulty: Label,
+    rating: Option<Rating>,
 }
 
 /// Bytes of a spilled record of `cells` cells before its band name: the key, three
-/// boards, a flag for the canonical form, the clues, the band's length.
+/// boards, a flag for the canonical form, the clues, the rating (a flag, tenths and
+/// the technique's index), the band's length.
 const fn spill_fixed(cells: usize) -> usize {
-    32 + 3 * cells + 1 + 2 + 2
+    32 + 3 * cells + 1 + 2 + 3 + 2
 }
 
 /// [`spill_fixed`] for the largest board (25×25): the stack buffer of one record.
@@ -315,9 +318,15 @@ impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Record<C> {
             buf[at + n] = 1;
         }
         buf[at + n + 1..at + n + 3].copy_from_slice(&self.clues.to_le_bytes());
+        if let Some(r) = self.rating {
+            let technique = Technique::ALL.iter().position(|&t| t == r.technique);
+            buf[at + n + 3] = 1;
+            buf[at + n + 4] = r.rating;
+            buf[at + n + 5] = technique.unwrap_or(0) as u8;
+        }
         let label = self.difficulty.as_str().as_bytes();
         let len = u16::try_from(label.len()).unwrap_or(u16::MAX);
-        buf[at + n + 3..].copy_from_slice(&len.to_le_bytes());
+        buf[at + n + 6..].copy_from_slice(&len.to_le_bytes());
         out.write_all(buf)?;
         out.write_all(&label[..usize::from(len)])
     }
@@ -341,7 +350,11 @@ impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Record<C> {
         };
         let at = 32 + 2 * n;
         let clues = u16::from_le_bytes([buf[at + n + 1], buf[at + n + 2]]);
-        let len = u16::from_le_bytes([buf[at + n + 3], buf[at + n + 4]]);
+        let rating = (buf[at + n + 3] == 1).then(|| Rating {
+            rating: buf[at + n + 4],
+            technique: Technique::ALL[usize::from(buf[at + n + 5]) % Technique::ALL.len()],
+        });
+        let len = u16::from_le_bytes([buf[at + n + 6], buf[at + n + 7]]);
         let mut label = vec![0u8; usize::from(len)];
         input.read_exact(&mut label)?;
         let label = std::str::from_utf8(&label)
@@ -358,6 +371,7 @@ impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Record<C> {
             canonical: (buf[at + n] == 1).then(|| cells(at)),
             clues,
             difficulty: Label::new(label),
+            rating,
         }))
     }
 }
@@ -373,6 +387,7 @@ impl<C> Record<C> {
             self.clues,
             self.difficulty.as_str(),
             self.canonical.as_ref(),
+            self.rating,
         );
     }
 }
@@ -454,6 +469,7 @@ fn read_shard<B: Board>(
             canonical: row.canonical,
             clues,
             difficulty: row.difficulty,
+            rating: row.rating,
         })?;
     }
     // The shard was checked when the input was opened; check the bytes actually read.
@@ -744,6 +760,10 @@ mod tests {
             canonical: Some([canonical; N_CELLS]),
             clues: 30,
             difficulty: Label::new("medium"),
+            rating: Some(Rating {
+                rating: 42,
+                technique: Technique::XyWing,
+            }),
         }
     }
 
@@ -770,6 +790,7 @@ mod tests {
         r.difficulty = Label::new("a-very-long-band-name-beyond-thirty-bytes");
         let mut none = record(6, 1, 1);
         none.canonical = None;
+        none.rating = None;
         let mut bytes = Vec::new();
         r.write_to(&mut bytes).unwrap();
         none.write_to(&mut bytes).unwrap();
@@ -788,7 +809,9 @@ mod tests {
         a.format::<Nine>(0, &mut y);
         assert_eq!(x, y);
         assert_eq!(a.key, r.key);
+        assert_eq!(a.rating, r.rating);
         assert_eq!(b.canonical, None);
+        assert_eq!(b.rating, None);
     }
 
     #[test]

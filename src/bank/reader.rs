@@ -22,6 +22,7 @@ use xxhash_rust::xxh3::Xxh3;
 
 use crate::bank::sink::{Manifest, HEADER, MANIFEST};
 use crate::engine::grid::{self, Cells, Size};
+use crate::engine::rating::Rating;
 
 /// The columns every shard starts with, in this order (more may follow).
 pub const COLUMNS: [&str; 6] = [
@@ -136,6 +137,9 @@ pub struct Row<C = Cells> {
     pub difficulty: Label,
     /// The `canonical` column; `None` when the field is empty.
     pub canonical: Option<C>,
+    /// The `rating` and `technique` columns; `None` when they are empty or the bank
+    /// predates them (version 0.1.0).
+    pub rating: Option<Rating>,
 }
 
 /// Why one row could not be parsed. The stream goes on after it.
@@ -367,6 +371,22 @@ fn parse_record<C: Copy + AsMut<[u8]>>(
     } else {
         Some(cells(5)?)
     };
+    let (rating, technique) = (field(6), field(7));
+    let rating = if rating.is_empty() && technique.is_empty() {
+        None
+    } else {
+        let parsed = std::str::from_utf8(rating)
+            .ok()
+            .zip(std::str::from_utf8(technique).ok())
+            .and_then(|(r, t)| Rating::parse(r, t));
+        Some(parsed.ok_or_else(|| {
+            fail(format!(
+                "rating {:?} / technique {:?} is not a rating like 2.3 and a technique name",
+                lossy(rating),
+                lossy(technique)
+            ))
+        })?)
+    };
     Ok(Row {
         line,
         id,
@@ -375,6 +395,7 @@ fn parse_record<C: Copy + AsMut<[u8]>>(
         clues,
         difficulty,
         canonical,
+        rating,
     })
 }
 

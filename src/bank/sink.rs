@@ -22,11 +22,11 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::engine::board::Board;
+use crate::engine::board::{Board, Rating};
 use crate::engine::grid::Size;
 
 /// The CSV header of every shard.
-pub const HEADER: &[u8] = b"id,puzzle,solution,clues,difficulty,canonical\n";
+pub const HEADER: &[u8] = b"id,puzzle,solution,clues,difficulty,canonical,rating,technique\n";
 /// Name of the manifest inside a bank directory.
 pub const MANIFEST: &str = "manifest.json";
 /// Directory of the stage histograms inside a bank directory.
@@ -372,8 +372,9 @@ pub fn write_frames<E: From<SinkError>>(
 }
 
 /// Appends one CSV row of a bank (DESIGN.md's columns `id,puzzle,solution,clues,
-/// difficulty,canonical`) for boards `B`: the one row format of `generate` and
-/// `merge`. `canonical: None` leaves its field empty. A band name that needs CSV
+/// difficulty,canonical,rating,technique`) for boards `B`: the one row format of
+/// `generate` and `merge`. `canonical: None` leaves its field empty, `rating: None`
+/// the last two (sizes without a rater). A band name that needs CSV
 /// quoting (never a generated one: those are `[A-Za-z0-9_-]`) is quoted.
 pub fn format_row<B: Board>(
     out: &mut Vec<u8>,
@@ -383,6 +384,7 @@ pub fn format_row<B: Board>(
     clues: u16,
     band: &str,
     canonical: Option<&B::Cells>,
+    rating: Option<Rating>,
 ) {
     // A board's cells are exactly as many bytes as its text: the buffer is one.
     let mut text = B::empty();
@@ -409,6 +411,16 @@ pub fn format_row<B: Board>(
     if let Some(c) = canonical {
         B::format_zeros_into(c, buf);
         out.extend_from_slice(buf);
+    }
+    out.push(b',');
+    if let Some(r) = rating {
+        out.extend_from_slice(num.format(r.rating / 10).as_bytes());
+        out.push(b'.');
+        out.push(b'0' + r.rating % 10);
+        out.push(b',');
+        out.extend_from_slice(r.technique.name().as_bytes());
+    } else {
+        out.push(b',');
     }
     out.push(b'\n');
 }

@@ -23,6 +23,7 @@ use hdrhistogram::Histogram;
 use crate::bank::Row;
 use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
+use crate::engine::rating::Technique;
 
 /// The pipeline stages, in pipeline order: the files `OUT/histograms/<stage>.*`.
 pub const STAGES: [&str; 5] = ["fill", "carve", "canon", "expand", "write"];
@@ -38,6 +39,10 @@ pub struct BankStats {
     /// Rows that carry a canonical form.
     pub with_canonical: u64,
     canonical: HashSet<u128>,
+    /// Rows per technique rating in tenths (index 23 = 2.3), rated rows only.
+    pub ratings: Vec<u64>,
+    /// Rows per hardest technique, indexed like [`Technique::ALL`].
+    pub techniques: Vec<u64>,
 }
 
 impl BankStats {
@@ -50,6 +55,8 @@ impl BankStats {
     pub fn for_size(size: Size) -> BankStats {
         BankStats {
             clues: vec![0; size.n_cells() + 1],
+            ratings: vec![0; usize::from(u8::MAX) + 1],
+            techniques: vec![0; Technique::ALL.len()],
             ..BankStats::default()
         }
     }
@@ -65,6 +72,12 @@ impl BankStats {
         }
         let n_clues = row.puzzle.as_ref().iter().filter(|&&v| v != 0).count();
         self.clues[n_clues] += 1;
+        if let Some(r) = row.rating {
+            self.ratings[usize::from(r.rating)] += 1;
+            if let Some(t) = Technique::ALL.iter().position(|&t| t == r.technique) {
+                self.techniques[t] += 1;
+            }
+        }
         if let Some(canonical) = &row.canonical {
             self.with_canonical += 1;
             self.canonical
@@ -81,6 +94,12 @@ impl BankStats {
             }
         }
         for (a, b) in self.clues.iter_mut().zip(other.clues) {
+            *a += b;
+        }
+        for (a, b) in self.ratings.iter_mut().zip(other.ratings) {
+            *a += b;
+        }
+        for (a, b) in self.techniques.iter_mut().zip(other.techniques) {
             *a += b;
         }
         self.with_canonical += other.with_canonical;
@@ -296,6 +315,33 @@ pub fn render_text(
             let _ = writeln!(out, "  {clues:>2} {:<40} {n:>12}", "#".repeat(width));
         }
     }
+    let rated: u64 = stats.ratings.iter().sum();
+    if rated > 0 {
+        let _ = writeln!(out, "\ntechnique ratings (SE scale, {rated} rated rows):");
+        // One bar per whole rating step (1.0-1.9, 2.0-2.9, ...).
+        let steps: Vec<(usize, u64)> = (0..stats.ratings.len().div_ceil(10))
+            .map(|w| (w, stats.ratings.iter().skip(w * 10).take(10).sum()))
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        let top = steps.iter().map(|&(_, n)| n).max().unwrap_or(1).max(1);
+        for (w, n) in steps {
+            let bar = "#".repeat(((n * 40).div_ceil(top)) as usize);
+            let _ = writeln!(out, "  {w:>2}.0-{w}.9 {bar:<40} {n:>12} {:>6.1}%", pct(n));
+        }
+        let _ = writeln!(out, "\nhardest technique:");
+        let mut by_count: Vec<(usize, u64)> = stats
+            .techniques
+            .iter()
+            .copied()
+            .enumerate()
+            .filter(|&(_, n)| n > 0)
+            .collect();
+        by_count.sort_by_key(|&(t, n)| (std::cmp::Reverse(n), t));
+        for (t, n) in by_count {
+            let name = Technique::ALL[t].name();
+            let _ = writeln!(out, "  {name:<24} {n:>12} {:>6.1}%", pct(n));
+        }
+    }
     let _ = writeln!(
         out,
         "\ndistinct canonical forms: {} (in {} rows with a canonical form)",
@@ -444,6 +490,10 @@ mod tests {
             clues: clues as u16,
             difficulty: Label::new(band),
             canonical: Some([canonical; 81]),
+            rating: Some(crate::engine::rating::Rating {
+                rating: 10 + canonical,
+                technique: Technique::ALL[usize::from(canonical)],
+            }),
         }
     }
 
@@ -458,6 +508,9 @@ mod tests {
         assert_eq!(a.rows, 3);
         assert_eq!((a.clues[24], a.clues[36]), (2, 1));
         assert_eq!(a.distinct_canonical(), 2);
+        // Ratings 1.1 (twice, full-house) and 1.2 (hidden-single) survive the merge.
+        assert_eq!((a.ratings[11], a.ratings[12]), (2, 1));
+        assert_eq!((a.techniques[1], a.techniques[2]), (2, 1));
         let table = BandTable::default_9x9();
         assert_eq!(
             a.bands_in_order(Some(&table)),
@@ -469,6 +522,13 @@ mod tests {
             ]
         );
         let text = render_text(&a, Some(&table), &[]);
+        assert!(
+            text.contains("technique ratings (SE scale, 3 rated rows)"),
+            "{text}"
+        );
+        assert!(text.contains("   1.0-1.9 "), "{text}");
+        let line = format!("  {:<24} {:>12} {:>6.1}%", "full-house", 2, 66.7);
+        assert!(text.contains(&line), "{text}");
         assert!(
             text.contains("  hard                    2   66.7%"),
             "{text}"

@@ -130,6 +130,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     let checked = ShardCheck {
         dir,
         bands: bands.as_ref(),
+        rated: manifest.version != "0.1.0",
         seen: &seen,
         shards: &manifest.shards,
         bar: &bar,
@@ -191,6 +192,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
 struct ShardCheck<'a> {
     dir: &'a Path,
     bands: Option<&'a BandTable>,
+    /// The bank has the rating columns (made after version 0.1.0).
+    rated: bool,
     seen: &'a Seen,
     shards: &'a [ShardRecord],
     bar: &'a ProgressBar,
@@ -279,12 +282,15 @@ impl ShardCheck<'_> {
             ids.push(file, line, id, findings);
         }
         let bands = self.bands;
-        let row_findings: Vec<Finding> = chunk
+        let good: Vec<&Row<B::Cells>> =
+            chunk.iter().filter_map(|item| item.as_ref().ok()).collect();
+        let checks = verify::rating_checks(&good, self.rated);
+        let row_findings: Vec<Finding> = good
             .par_iter()
-            .filter_map(|item| item.as_ref().ok())
-            .flat_map_iter(|row| {
+            .zip(checks.par_iter())
+            .flat_map_iter(|(row, &rating)| {
                 let mut found = Vec::new();
-                verify::check_row::<B>(row, bands, |defect| {
+                verify::check_row::<B>(row, bands, rating, |defect| {
                     found.push(Finding {
                         file: file.to_string(),
                         line: Some(row.line),

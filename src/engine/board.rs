@@ -19,6 +19,7 @@ use crate::engine::nxn::{self, Shape};
 
 pub use crate::engine::generate::Carved;
 pub use crate::engine::nxn::solve::Verdict;
+pub use crate::engine::rating::Rating;
 
 /// One board size's puzzle logic, as the pipeline uses it.
 pub trait Board: Send + Sync + 'static {
@@ -51,6 +52,9 @@ pub trait Board: Send + Sync + 'static {
     fn apply(t: &Self::Transform, cells: &Self::Cells) -> Self::Cells;
     /// Solutions of `cells`, counted up to `limit`.
     fn count_solutions(cells: &Self::Cells, limit: u32) -> u32;
+    /// The technique rating (SE scale), `None` where the size has no rater (all but
+    /// 9×9) or the puzzle is not uniquely solvable.
+    fn rate(puzzle: &Self::Cells) -> Option<Rating>;
     /// Solves `cells`, telling apart no, one and several solutions.
     fn solve(cells: &Self::Cells) -> Verdict<Self::Cells>;
     /// True when no row, column or box repeats a value and every value is in range
@@ -145,6 +149,11 @@ impl<S: Shape> Board for Nxn<S> {
 
     fn solve(cells: &Self::Cells) -> Verdict<Self::Cells> {
         S::solve(cells.as_ref())
+    }
+
+    #[inline]
+    fn rate(puzzle: &Self::Cells) -> Option<Rating> {
+        S::rate(puzzle)
     }
 
     fn is_consistent(cells: &Self::Cells) -> bool {

@@ -24,7 +24,7 @@ use std::time::{Duration, Instant, SystemTime};
 use rayon::prelude::*;
 
 use crate::bank::sink::{self, BankWriter, FrameEncoder, FrameSender, Manifest, SinkError};
-use crate::engine::board::Board;
+use crate::engine::board::{Board, Rating};
 use crate::engine::generate::{Carve, Fill, Symmetry};
 use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
@@ -256,6 +256,7 @@ fn format_block<B: Board>(
     block: &Block,
     batch_start: u64,
     seeds: &[SeedPuzzle<B::Cells>],
+    ratings: &[Option<Rating>],
     scratch: &mut BlockScratch,
     seen: &mut HashSet<B::Cells>,
 ) {
@@ -266,6 +267,7 @@ fn format_block<B: Board>(
     for j in first_seed..=last_seed {
         let seed = &seeds[(j - batch_start) as usize];
         let band = names[seed.band as usize].name.as_str();
+        let rating = ratings[(j - batch_start) as usize];
         let upto = ((block.end_id - j * k).min(k)) as u32;
         for_each_variant::<B>(plan, j, seed, upto, seen, |v, puzzle, solution| {
             let id = j * k + u64::from(v);
@@ -278,6 +280,7 @@ fn format_block<B: Board>(
                     seed.n_clues,
                     band,
                     Some(&seed.canonical),
+                    rating,
                 );
             }
         });
@@ -457,12 +460,22 @@ pub fn run<B: Board>(
             // made every seed above, because later seeds depend on them.
             let mut all = blocks(ids.0, ids.1, shard_rows, k);
             all.retain(|b| output.owns(b.first_id / shard_rows));
+            let mut needed = vec![false; seeds.len()];
             for b in &all {
                 for j in (b.first_id / k)..b.end_id.div_ceil(k) {
                     let band = seeds[(j - batch_start) as usize].band as usize;
                     summary.band_rows[band] += b.end_id.min((j + 1) * k) - b.first_id.max(j * k);
+                    needed[(j - batch_start) as usize] = true;
                 }
             }
+            // The technique rating of every seed this worker writes rows of, seed by seed
+            // in parallel (rating costs about as much as making the seed); variants carry
+            // their seed's, since the rating is invariant under the symmetry group.
+            let ratings: Vec<Option<Rating>> = seeds
+                .par_iter()
+                .zip(needed.par_iter())
+                .map(|(seed, &needed)| needed.then(|| B::rate(&seed.puzzle)).flatten())
+                .collect();
             for wave in all.chunks(rayon::current_num_threads() * 2) {
                 let mut bufs: Vec<(Vec<u8>, Duration)> = wave
                     .iter()
@@ -475,7 +488,15 @@ pub fn run<B: Board>(
                         with_scratch(output.zstd_level, |scratch| {
                             FrameEncoder::begin_block(shard_rows, b.first_id, &mut scratch.plain);
                             with_seen::<B, _>(|seen| {
-                                format_block::<B>(plan, b, batch_start, &seeds, scratch, seen)
+                                format_block::<B>(
+                                    plan,
+                                    b,
+                                    batch_start,
+                                    &seeds,
+                                    &ratings,
+                                    scratch,
+                                    seen,
+                                )
                             });
                             scratch.encoder.encode(&scratch.plain, frame)
                         })?;

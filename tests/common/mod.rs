@@ -188,6 +188,9 @@ pub struct Row {
     pub clues: u16,
     pub difficulty: String,
     pub canonical: String,
+    /// The `rating` and `technique` columns (empty on sizes without a rater).
+    pub rating: String,
+    pub technique: String,
 }
 
 /// Reads every shard of the bank in `dir`, in shard order, with the zstd and csv
@@ -211,7 +214,9 @@ pub fn read_bank(dir: &Path) -> Vec<Row> {
                 "solution",
                 "clues",
                 "difficulty",
-                "canonical"
+                "canonical",
+                "rating",
+                "technique"
             ]
         );
         for rec in reader.records() {
@@ -223,6 +228,8 @@ pub fn read_bank(dir: &Path) -> Vec<Row> {
                 clues: rec[3].parse().unwrap(),
                 difficulty: rec[4].to_string(),
                 canonical: rec[5].to_string(),
+                rating: rec[6].to_string(),
+                technique: rec[7].to_string(),
             });
         }
     }

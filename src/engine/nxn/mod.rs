@@ -116,6 +116,13 @@ pub trait Shape: Copy + Clone + Debug + Default + Send + Sync + 'static {
     fn canonical_form(puzzle: &Self::Cells) -> Self::Cells {
         canon::canonical_form::<Self>(puzzle)
     }
+
+    /// The technique rating on the SE scale ([`crate::engine::rating`]), `None` where
+    /// the size has no rater (every size but 9×9) or the puzzle is not unique.
+    #[inline]
+    fn rate(_puzzle: &Self::Cells) -> Option<crate::engine::rating::Rating> {
+        None
+    }
 }
 
 macro_rules! shape {
@@ -165,6 +172,11 @@ shape!(
         #[inline]
         fn canonical_form(puzzle: &Self::Cells) -> Self::Cells {
             crate::engine::canon::canonical_form(puzzle)
+        }
+
+        #[inline]
+        fn rate(puzzle: &Self::Cells) -> Option<crate::engine::rating::Rating> {
+            crate::engine::rating::rate(puzzle)
         }
     }
 );

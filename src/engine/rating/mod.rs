@@ -110,6 +110,54 @@ pub enum Technique {
 }
 
 impl Technique {
+    /// Every technique, in the rater's order.
+    pub const ALL: [Technique; 36] = {
+        use Technique::*;
+        [
+            None,
+            FullHouse,
+            HiddenSingle,
+            DirectPointing,
+            DirectClaiming,
+            DirectHiddenPair,
+            NakedSingle,
+            DirectHiddenTriple,
+            Pointing,
+            Claiming,
+            NakedPair,
+            XWing,
+            HiddenPair,
+            NakedTriple,
+            Swordfish,
+            HiddenTriple,
+            Skyscraper,
+            TwoStringKite,
+            TurbotFish,
+            EmptyRectangle,
+            XyWing,
+            XyzWing,
+            UniqueRectangle,
+            NakedQuad,
+            Jellyfish,
+            HiddenQuad,
+            ThreeLinks,
+            WxyzWing,
+            Bug,
+            XChain,
+            XyChain,
+            Aic,
+            Nishio,
+            ForcingChain,
+            DynamicForcingChain,
+            BeyondImplemented,
+        ]
+    };
+
+    /// The technique called `name`, the inverse of [`Technique::name`].
+    pub fn from_name(name: &str) -> Option<Technique> {
+        Technique::ALL.into_iter().find(|t| t.name() == name)
+    }
+
     /// The kebab-case name used in bank columns and `grade` output.
     pub fn name(self) -> &'static str {
         use Technique::*;
@@ -161,6 +209,33 @@ pub struct Rating {
     pub rating: u8,
     /// The technique of the hardest step (the first one reaching `rating`).
     pub technique: Technique,
+}
+
+impl Rating {
+    /// The rating written as a bank's `rating` column (`2.3`, one decimal) and its
+    /// `technique` column, or `None` when either is not one this rater writes.
+    pub fn parse(rating: &str, technique: &str) -> Option<Rating> {
+        let (whole, tenth) = rating.split_once('.')?;
+        if tenth.len() != 1 || whole.is_empty() || whole.len() > 2 {
+            return Option::None;
+        }
+        let whole: u8 = whole.parse().ok()?;
+        let tenth: u8 = tenth.parse().ok()?;
+        Some(Rating {
+            rating: whole.checked_mul(10)?.checked_add(tenth)?,
+            technique: Technique::from_name(technique)?,
+        })
+    }
+}
+
+/// Rates `cells` on this thread's reusable [`Rater`] (no allocation per puzzle after
+/// the first): the convenience the pipeline and `verify` use. `None` when the puzzle
+/// is not uniquely solvable.
+pub fn rate(cells: &Cells) -> Option<Rating> {
+    thread_local! {
+        static RATER: std::cell::RefCell<Rater> = std::cell::RefCell::new(Rater::new());
+    }
+    RATER.with(|r| r.borrow_mut().rate(cells).ok())
 }
 
 impl std::fmt::Display for Rating {

@@ -188,3 +188,29 @@ proptest! {
         prop_assert_eq!(rater.grid(), grid);
     }
 }
+
+#[test]
+fn technique_names_round_trip_and_all_lists_every_technique_once() {
+    // Strictly increasing in declaration order from the first variant to the last:
+    // with as many entries as the enum has variants, none is missing.
+    assert!(Technique::ALL.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(Technique::ALL[0], Technique::None);
+    assert_eq!(Technique::ALL[35], Technique::BeyondImplemented);
+    for t in Technique::ALL {
+        assert_eq!(Technique::from_name(t.name()), Some(t));
+    }
+    assert_eq!(Technique::from_name("x_wing"), None);
+    let r = Rating::parse("2.3", "naked-single").unwrap();
+    assert_eq!((r.rating, r.technique), (23, Technique::NakedSingle));
+    assert_eq!(r.to_string(), "2.3");
+    for bad in [
+        ("2.34", "x-wing"),
+        ("23", "x-wing"),
+        (".3", "x-wing"),
+        ("2.3", "wing"),
+        ("99.9", "aic"),
+        ("-1.0", "aic"),
+    ] {
+        assert_eq!(Rating::parse(bad.0, bad.1), None, "{bad:?}");
+    }
+}

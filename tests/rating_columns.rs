@@ -1,0 +1,89 @@
+//! The `rating` and `technique` columns (DESIGN.md): every 9×9 row carries the
+//! technique rating of its puzzle, the same for every variant of a seed (the rating
+//! is invariant under the symmetry group); sizes without a rater leave them empty;
+//! `merge` keeps them; `verify` re-rates and finds a tampered rating.
+
+mod common;
+
+use std::collections::HashMap;
+use std::io::Write;
+
+use common::{generate, read_bank, verify};
+use sudoku_factory::engine::grid::parse_line;
+use sudoku_factory::engine::rating::Rater;
+
+#[test]
+fn every_9x9_row_carries_its_puzzles_rating_and_variants_share_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank"))
+        .count(600)
+        .variants(6)
+        .seed(11)
+        .bank();
+    let rows = read_bank(&bank);
+    assert_eq!(rows.len(), 600);
+    let mut rater = Rater::new();
+    let mut per_class: HashMap<&str, (&str, &str)> = HashMap::new();
+    let mut techniques = std::collections::HashSet::new();
+    for row in &rows {
+        let puzzle = parse_line(&row.puzzle, 1).unwrap();
+        // Rated independently, row by row (the factory rates only the seeds).
+        let r = rater.rate(&puzzle).unwrap();
+        assert_eq!(row.rating, r.to_string(), "id {}", row.id);
+        assert_eq!(row.technique, r.technique.name(), "id {}", row.id);
+        let first = per_class
+            .entry(row.canonical.as_str())
+            .or_insert((row.rating.as_str(), row.technique.as_str()));
+        assert_eq!(*first, (row.rating.as_str(), row.technique.as_str()));
+        techniques.insert(row.technique.clone());
+    }
+    assert_eq!(per_class.len(), 100, "6 variants of 100 seeds");
+    assert!(
+        techniques.len() > 3,
+        "a spread of techniques: {techniques:?}"
+    );
+}
+
+#[test]
+fn sizes_without_a_rater_leave_the_columns_empty() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank"))
+        .size(4)
+        .count(40)
+        .variants(2)
+        .seed(3)
+        .bank();
+    for row in read_bank(&bank) {
+        assert_eq!((row.rating.as_str(), row.technique.as_str()), ("", ""));
+    }
+    verify(&bank).assert().success();
+}
+
+#[test]
+fn verify_finds_a_tampered_rating_in_a_variant_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank"))
+        .count(50)
+        .variants(5)
+        .seed(5)
+        .bank();
+    verify(&bank).assert().success();
+    let shard = bank.join("bank-00000.csv.zst");
+    let text =
+        String::from_utf8(zstd::decode_all(std::fs::File::open(&shard).unwrap()).unwrap()).unwrap();
+    // Row id 2 is a variant (not the first row of its seed): give it another rating.
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    let mut fields: Vec<String> = lines[3].split(',').map(str::to_string).collect();
+    assert_eq!(fields[0], "2");
+    fields[6] = if fields[6] == "9.9" { "9.8" } else { "9.9" }.to_string();
+    lines[3] = fields.join(",");
+    let mut out = zstd::Encoder::new(std::fs::File::create(&shard).unwrap(), 3).unwrap();
+    for l in &lines {
+        writeln!(out, "{l}").unwrap();
+    }
+    out.finish().unwrap();
+    let assert = verify(&bank).assert().code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("wrong rating"), "{stderr}");
+    assert!(stderr.contains("(id 2): rating 9."), "{stderr}");
+}
