@@ -379,16 +379,16 @@ impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Record<C> {
 impl<C> Record<C> {
     /// Appends the CSV row with id `id`, byte for byte as `generate` writes it.
     fn format<B: Board<Cells = C>>(&self, id: u64, out: &mut Vec<u8>) {
-        sink::format_row::<B>(
-            out,
+        let row = sink::RowOut {
             id,
-            &self.puzzle,
-            &self.solution,
-            self.clues,
-            self.difficulty.as_str(),
-            self.canonical.as_ref(),
-            self.rating,
-        );
+            puzzle: &self.puzzle,
+            solution: &self.solution,
+            clues: self.clues,
+            band: self.difficulty.as_str(),
+            canonical: self.canonical.as_ref(),
+            rating: self.rating,
+        };
+        sink::format_row::<B>(out, &row);
     }
 }
 

@@ -371,21 +371,34 @@ pub fn write_frames<E: From<SinkError>>(
     })
 }
 
+/// One row on its way out, borrowed from whoever made it (the pipeline's seed and
+/// variant, `merge`'s record): the fields of DESIGN.md's columns.
+#[derive(Clone, Copy, Debug)]
+pub struct RowOut<'a, C> {
+    pub id: u64,
+    pub puzzle: &'a C,
+    pub solution: &'a C,
+    pub clues: u16,
+    pub band: &'a str,
+    pub canonical: Option<&'a C>,
+    pub rating: Option<Rating>,
+}
+
 /// Appends one CSV row of a bank (DESIGN.md's columns `id,puzzle,solution,clues,
 /// difficulty,canonical,rating,technique`) for boards `B`: the one row format of
 /// `generate` and `merge`. `canonical: None` leaves its field empty, `rating: None`
 /// the last two (sizes without a rater). A band name that needs CSV
 /// quoting (never a generated one: those are `[A-Za-z0-9_-]`) is quoted.
-pub fn format_row<B: Board>(
-    out: &mut Vec<u8>,
-    id: u64,
-    puzzle: &B::Cells,
-    solution: &B::Cells,
-    clues: u16,
-    band: &str,
-    canonical: Option<&B::Cells>,
-    rating: Option<Rating>,
-) {
+pub fn format_row<B: Board>(out: &mut Vec<u8>, row: &RowOut<'_, B::Cells>) {
+    let RowOut {
+        id,
+        puzzle,
+        solution,
+        clues,
+        band,
+        canonical,
+        rating,
+    } = *row;
     // A board's cells are exactly as many bytes as its text: the buffer is one.
     let mut text = B::empty();
     let buf = text.as_mut();

@@ -272,16 +272,16 @@ fn format_block<B: Board>(
         for_each_variant::<B>(plan, j, seed, upto, seen, |v, puzzle, solution| {
             let id = j * k + u64::from(v);
             if id >= block.first_id {
-                sink::format_row::<B>(
-                    out,
+                let row = sink::RowOut {
                     id,
                     puzzle,
                     solution,
-                    seed.n_clues,
+                    clues: seed.n_clues,
                     band,
-                    Some(&seed.canonical),
+                    canonical: Some(&seed.canonical),
                     rating,
-                );
+                };
+                sink::format_row::<B>(out, &row);
             }
         });
     }
