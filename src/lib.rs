@@ -15,7 +15,8 @@
 //!   (stage histograms).
 //! * [`bank`] — the bank format and its readers and writers: [`bank::sink`] (params,
 //!   row format, shards, manifest, the writer thread), [`bank::reader`],
-//!   [`bank::verify`], [`bank::merge`], [`bank::stats`].
+//!   [`bank::verify`], [`bank::merge`], [`bank::stats`], [`bank::export`] (the export
+//!   formats: schema, filter, encoders).
 //! * [`bench`] — `bench`: every fill × carve combination measured on one budget
 //!   (speed, latency, clues, bands, minimality, diversity), beside the `sudoku`
 //!   crate's generator (`bench::peer`, feature `sudoku-peer`), and rendered; no I/O.

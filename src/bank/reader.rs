@@ -184,6 +184,8 @@ pub struct ShardReader {
     path: PathBuf,
     csv: csv::Reader<Decoder>,
     record: csv::ByteRecord,
+    /// The header line as read, kept for [`ShardReader::header`].
+    header: csv::ByteRecord,
     header_read: bool,
     failed: bool,
 }
@@ -211,6 +213,7 @@ impl ShardReader {
             path: path.to_path_buf(),
             csv,
             record: csv::ByteRecord::new(),
+            header: csv::ByteRecord::new(),
             header_read: false,
             failed: false,
         })
@@ -254,6 +257,7 @@ impl ShardReader {
                 .zip(self.record.iter())
                 .all(|(want, got)| want.as_bytes() == got);
         if ok {
+            self.header.clone_from(&self.record);
             return Ok(());
         }
         let found = if more {
@@ -298,6 +302,35 @@ impl ShardReader {
             Ok(false) => None,
             Ok(true) => Some(Ok(parse_record(&self.record, size, empty))),
             Err(e) => Some(Err(e)),
+        }
+    }
+
+    /// The header line (empty until [`ShardReader::read_header`] succeeded): the
+    /// bank's columns, [`COLUMNS`] and whatever follows them.
+    pub fn header(&self) -> &csv::ByteRecord {
+        &self.header
+    }
+
+    /// Reads the next row as raw CSV fields into `record` (reused: no allocation per
+    /// row), for readers that pass columns through unparsed (`export`). `Ok(false)` at
+    /// the end of the shard or after a fatal error. Reads the header first.
+    pub fn next_record(&mut self, record: &mut csv::ByteRecord) -> Result<bool, BankError> {
+        if self.failed {
+            return Ok(false);
+        }
+        if !self.header_read {
+            self.read_header()?;
+        }
+        match self.csv.read_byte_record(record) {
+            Ok(more) => Ok(more),
+            Err(error) => {
+                self.failed = true;
+                Err(BankError::Decode {
+                    path: self.path.clone(),
+                    line: self.csv.position().line(),
+                    error,
+                })
+            }
         }
     }
 
