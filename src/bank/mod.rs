@@ -23,6 +23,6 @@ pub mod stats;
 pub mod verify;
 
 pub use reader::{
-    digest_file, read_manifest, shard_files, BankError, Digest, Label, Row, RowError, ShardReader,
-    COLUMNS,
+    digest_file, read_manifest, shard_files, BankError, Digest, Label, RecordReader, Row, RowError,
+    ShardReader, COLUMNS,
 };

@@ -28,7 +28,7 @@ use rusqlite::Connection;
 
 use crate::bank::export::{ExportError, Field, Filter, Format, Schema, SQLITE_USER_VERSION};
 use crate::bank::sink::{Manifest, MANIFEST};
-use crate::bank::{self, ShardReader};
+use crate::bank::{self, RecordReader};
 use crate::cli::ExportArgs;
 use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
@@ -66,7 +66,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let paths: Vec<PathBuf> = manifest.shards.iter().map(|s| dir.join(&s.file)).collect();
     let mut first = match paths.first() {
         Some(path) => {
-            let mut reader = ShardReader::open(path)?;
+            let mut reader = RecordReader::open(path)?;
             reader.read_header()?;
             Some(reader)
         }
@@ -261,7 +261,7 @@ struct Batch {
 fn read_shards(
     manifest: &Manifest,
     paths: &[PathBuf],
-    mut first: Option<ShardReader>,
+    mut first: Option<RecordReader>,
     header: &csv::ByteRecord,
     batches: &mpsc::SyncSender<Batch>,
     recycled: &mpsc::Receiver<Batch>,
@@ -269,7 +269,7 @@ fn read_shards(
     for (k, (shard, path)) in manifest.shards.iter().zip(paths).enumerate() {
         let mut reader = match first.take() {
             Some(reader) => reader,
-            None => ShardReader::open(path)?,
+            None => RecordReader::open(path)?,
         };
         reader.read_header()?;
         if reader.header() != header {
@@ -534,12 +534,17 @@ fn write_sqlite(
     let context = || format!("writing the SQLite database {}", path.display());
     let mut conn = Connection::open(path).with_context(context)?;
     // A bulk load into a file nobody else sees yet: no journal, no fsync per commit
-    // (the finished file is fsynced before its rename); a page cache of 16 MiB.
+    // (the finished file is fsynced before its rename); a page cache of 16 MiB, which
+    // also bounds the sorter of the index builds (more did not speed them up). Pages of
+    // 16 KiB instead of 4: a quarter of the page-cache work per row (measured on 1M
+    // rows: 2.0 s of CPU instead of 2.5).
     conn.pragma_update(None, "journal_mode", "OFF")
         .with_context(context)?;
     conn.pragma_update(None, "synchronous", "OFF")
         .with_context(context)?;
     conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
+        .with_context(context)?;
+    conn.pragma_update(None, "page_size", 16384)
         .with_context(context)?;
     conn.pragma_update(None, "cache_size", -16384)
         .with_context(context)?;
