@@ -545,7 +545,10 @@ mod tests {
     #[test]
     fn the_table_types_and_checks_every_column() {
         let sql = schema(&["rating", "technique"]).create_table_sql();
-        assert!(sql.contains("\"id\" INTEGER PRIMARY KEY,"), "{sql}");
+        assert!(
+            sql.contains("\"id\" INTEGER PRIMARY KEY CHECK (\"id\" >= 0),"),
+            "{sql}"
+        );
         assert!(
             sql.contains("\"puzzle\" TEXT NOT NULL CHECK (length(\"puzzle\") = 81)"),
             "{sql}"

@@ -721,6 +721,34 @@ mod tests {
     }
 
     #[test]
+    fn the_record_reader_splits_fast_and_slow_lines_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = std::str::from_utf8(HEADER).unwrap();
+        // A quoted band name with a comma, a quote and a newline; a CRLF line; a last
+        // line without a newline; frames cut in the middle of a line.
+        let text = format!(
+            "{header}0,{PUZZLE},{PUZZLE},26,\"odd, \"\"band\"\"\nname\",\n1,{PUZZLE},{PUZZLE},26,hard,\r\n2,{PUZZLE},{PUZZLE},26,hard,x"
+        );
+        let (a, b) = text.split_at(text.len() / 2);
+        let path = write_shard(dir.path(), &[a, b]);
+        let mut fast = RecordReader::open(&path).unwrap();
+        fast.read_header().unwrap();
+        fast.read_header().unwrap(); // a second call reads nothing
+        assert_eq!(fast.header().len(), 6);
+        let mut slow = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+        let mut record = csv::ByteRecord::new();
+        let mut lines = Vec::new();
+        for want in slow.byte_records() {
+            assert!(fast.next_record(&mut record).unwrap());
+            assert_eq!(record, want.unwrap());
+            lines.push(record.position().unwrap().line());
+        }
+        assert_eq!(lines, [2, 4, 5]);
+        assert!(!fast.next_record(&mut record).unwrap());
+        assert_eq!(fast.finish().unwrap(), digest_file(&path).unwrap());
+    }
+
+    #[test]
     fn a_missing_manifest_names_the_file() {
         let dir = tempfile::tempdir().unwrap();
         let e = read_manifest(dir.path()).unwrap_err();

@@ -55,10 +55,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         .map_err(|e| anyhow!("{}: params.{e}", dir.join(MANIFEST).display()))?;
     check_complete(dir, &manifest)?;
     if format == Format::CsvKaggle && size != Size::Nine {
-        bail!(
-            "--format csv-kaggle: {}",
-            ExportError::KaggleSize(size).to_string()
-        );
+        bail!("--format csv-kaggle: {}", ExportError::KaggleSize(size));
     }
     check_bands(&args.difficulty, &manifest, size)?;
 
@@ -557,21 +554,18 @@ fn write_sqlite(
         let n = schema.columns.len();
         rows.each(|record| {
             schema.check_len(record)?;
-            let bound = (0..n).try_for_each(|i| {
+            for i in 0..n {
                 let at = i + 1;
-                Ok::<_, RowFailure>(
-                    match schema.field(record, i)? {
-                        Field::Null => insert.raw_bind_parameter(at, rusqlite::types::Null),
-                        Field::Integer(v) => insert.raw_bind_parameter(at, v),
-                        Field::Real(v, _) => insert.raw_bind_parameter(at, v),
-                        Field::Text(t) => {
-                            insert.raw_bind_parameter(at, ToSqlOutput::Borrowed(ValueRef::Text(t)))
-                        }
+                match schema.field(record, i)? {
+                    Field::Null => insert.raw_bind_parameter(at, rusqlite::types::Null),
+                    Field::Integer(v) => insert.raw_bind_parameter(at, v),
+                    Field::Real(v, _) => insert.raw_bind_parameter(at, v),
+                    Field::Text(t) => {
+                        insert.raw_bind_parameter(at, ToSqlOutput::Borrowed(ValueRef::Text(t)))
                     }
-                    .map_err(|e| output.write_error(e))?,
-                )
-            });
-            bound?;
+                }
+                .map_err(|e| output.write_error(e))?;
+            }
             insert.raw_execute().map_err(|e| output.write_error(e))?;
             Ok(())
         })?;
