@@ -9,7 +9,8 @@
 #
 # Goals (issue #14): sqlite >= 0.3x the limit, jsonl >= 0.7x, peak RSS <= 64 MiB.
 # Each figure is the best of RUNS runs (default 3): on a shared machine the best run
-# is the one least disturbed by other work.
+# is the one least disturbed by other work. An export's time includes its fsync of
+# FILE before the rename (durability the limit, which writes nothing, does not pay).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -34,9 +35,12 @@ rows=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rows"])'
 
 # best_of CMD...: runs CMD RUNS times under /usr/bin/time -v; prints "SECONDS MAX_RSS_KB"
 # of the fastest run.
+# Exports write a fresh FILE each run (no --force: replacing the last run's file would
+# time the freeing of its blocks too) and it is removed between runs, untimed.
 best_of() {
     local best="" rss=0
     for _ in $(seq "$RUNS"); do
+        rm -f "$work"/out.*
         /usr/bin/time -v -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
         local wall kb
         wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$work/time")
@@ -48,8 +52,8 @@ best_of() {
 }
 
 read -r limit_s _ < <(best_of bash -c "zstdcat '$bank'/*.csv.zst | wc -l")
-read -r sqlite_s sqlite_kb < <(best_of "$bin" export "$bank" --to "$work/out.sqlite" --force -q)
-read -r jsonl_s jsonl_kb < <(best_of "$bin" export "$bank" --to "$work/out.jsonl" --force -q)
+read -r sqlite_s sqlite_kb < <(best_of "$bin" export "$bank" --to "$work/out.sqlite" -q)
+read -r jsonl_s jsonl_kb < <(best_of "$bin" export "$bank" --to "$work/out.jsonl" -q)
 
 echo "bank: $bank ($rows rows), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), best of $RUNS"
 awk -v rows="$rows" -v l="$limit_s" -v s="$sqlite_s" -v sk="$sqlite_kb" -v j="$jsonl_s" -v jk="$jsonl_kb" 'BEGIN {
