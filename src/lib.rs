@@ -37,7 +37,9 @@
 //! * `bank::reader`, `bank::verify` and `bank::stats` only read a bank; `verify` and
 //!   `stats` do no I/O (their commands in `cmd` feed them rows and files).
 //! * Only `bank::sink` creates, renames or deletes bank files (and merge's scratch
-//!   files); a file under a final name is always complete.
+//!   files); a file under a final name is always complete. `cmd` writes only the files
+//!   a user names (`stats --svg`, `bench --out`, `export --to`), and `export` its FILE
+//!   under a temporary name renamed when complete.
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 //!
 //! `tests/tidy.rs` checks these invariants on the source: I/O and printing only in

@@ -330,6 +330,15 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
     // --zstd is for csv only; csv-kaggle is 9x9 only (below, with the 16x16 bank).
     fails_naming(export(&bank, &file, &["--zstd"]), &["--zstd", "sqlite"]);
 
+    // The bank's own files are never a FILE, even with --force.
+    let shard = bank.join("bank-00000.csv.zst");
+    let before = std::fs::read(&shard).unwrap();
+    fails_naming(
+        export(&bank, &shard, &["--format", "csv", "--force"]),
+        &["bank-00000.csv.zst", "elsewhere"],
+    );
+    assert!(std::fs::read(&shard).unwrap() == before);
+
     // Nothing was written by any of these, not even a temporary file.
     assert_eq!(listing(&out_dir), Vec::<String>::new());
 

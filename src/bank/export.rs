@@ -208,12 +208,14 @@ impl Schema {
                 .map(Field::Integer)
                 .ok_or_else(|| fail(format!("{text:?} is not a non-negative integer"))),
             Kind::Real => {
-                // The plain decimal grammar (digits, an optional fraction) is valid
-                // JSON as it is, so the text can be copied instead of reformatted.
+                // The plain decimal grammar (digits without a leading zero, an
+                // optional fraction) is valid JSON as it is, so the text can be copied
+                // instead of reformatted.
                 let (int, frac) = text.split_once('.').unwrap_or((text, "0"));
                 let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+                let json = digits(int) && digits(frac) && (int == "0" || !int.starts_with('0'));
                 match text.parse::<f64>() {
-                    Ok(v) if digits(int) && digits(frac) => Ok(Field::Real(v, raw)),
+                    Ok(v) if json => Ok(Field::Real(v, raw)),
                     _ => Err(fail(format!("{text:?} is not a decimal number"))),
                 }
             }
@@ -501,8 +503,12 @@ mod tests {
             .unwrap_err()
             .to_string()
             .starts_with("puzzle: expected 81 cells"));
-        let rating = record(&["1", PUZZLE, SOLUTION, "26", "hard", "", "1e3"]);
-        assert!(s.check(&rating).is_err());
+        for bad in ["1e3", "07.5", "-1.0", ".5", "4."] {
+            let rating = record(&["1", PUZZLE, SOLUTION, "26", "hard", "", bad]);
+            assert!(s.check(&rating).is_err(), "{bad}");
+        }
+        let rating = record(&["1", PUZZLE, SOLUTION, "26", "hard", "", "0.5"]);
+        assert_eq!(s.field(&rating, 6), Ok(Field::Real(0.5, &b"0.5"[..])));
         let few = record(&["1", PUZZLE]);
         assert_eq!(
             s.check(&few).unwrap_err(),

@@ -48,6 +48,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let (format, zstd) = resolve_format(args)?;
     refuse_existing(&args.to, args.force)?;
     let dir = &args.bank;
+    refuse_bank_file(&args.to, dir)?;
     let manifest = bank::read_manifest(dir)?;
     let size = manifest
         .params
@@ -165,6 +166,30 @@ fn refuse_existing(to: &Path, force: bool) -> anyhow::Result<()> {
         ),
         _ => Ok(()),
     }
+}
+
+/// FILE must not be one of BANK's own files (`--force` would replace the shard being
+/// read, or the manifest).
+fn refuse_bank_file(to: &Path, dir: &Path) -> anyhow::Result<()> {
+    let name = to.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let is_bank_name =
+        name == MANIFEST || (name.starts_with("bank-") && name.ends_with(".csv.zst"));
+    let parent = match to.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let same_dir = match (parent.canonicalize(), dir.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if is_bank_name && same_dir {
+        bail!(
+            "{} is a file of the bank {} itself: write the export elsewhere",
+            to.display(),
+            dir.display()
+        );
+    }
+    Ok(())
 }
 
 /// A bank whose run did not finish, or whose listed shards are missing or of the
