@@ -47,6 +47,8 @@ pub enum Command {
     Merge(MergeArgs),
     /// Compare fill × carve strategies: speed, latency, clues, bands, minimality, diversity.
     Bench(BenchArgs),
+    /// Export a bank to SQLite, JSON Lines or the public dataset CSV layouts, in one file.
+    Export(ExportArgs),
 }
 
 /// A fill strategy (SEEDS.md).
@@ -302,6 +304,65 @@ pub struct MergeArgs {
     /// Worker threads (default: all cores). Does not change the output.
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,
+}
+
+/// An output format of `export`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormatArg {
+    /// A SQLite database: table `puzzles` (the bank's columns, indexed by difficulty and
+    /// canonical form) and table `meta` (the manifest).
+    Sqlite,
+    /// JSON Lines: one object per row, numbers as numbers.
+    Jsonl,
+    /// The public 9x9 datasets' layout: `quizzes,solutions`, 81 digits, `0` for empty.
+    CsvKaggle,
+    /// Plain CSV with the bank's header (with --zstd: compressed).
+    Csv,
+}
+
+impl From<ExportFormatArg> for crate::bank::export::Format {
+    fn from(f: ExportFormatArg) -> Self {
+        use crate::bank::export::Format;
+        match f {
+            ExportFormatArg::Sqlite => Format::Sqlite,
+            ExportFormatArg::Jsonl => Format::Jsonl,
+            ExportFormatArg::CsvKaggle => Format::CsvKaggle,
+            ExportFormatArg::Csv => Format::Csv,
+        }
+    }
+}
+
+#[derive(Debug, Args)]
+pub struct ExportArgs {
+    /// Directory of the bank to export (complete: every shard its manifest lists).
+    #[arg(value_name = "BANK")]
+    pub bank: PathBuf,
+    /// The file to write. It appears only when complete (written under a temporary
+    /// name beside it, then renamed).
+    #[arg(long, value_name = "FILE")]
+    pub to: PathBuf,
+    /// Output format (default: from FILE's extension: .sqlite/.db, .jsonl, .csv, .csv.zst).
+    #[arg(long, value_enum)]
+    pub format: Option<ExportFormatArg>,
+    /// Only rows of these bands, comma-separated or repeated (e.g. hard,expert).
+    #[arg(long, value_name = "BAND", value_delimiter = ',')]
+    pub difficulty: Vec<String>,
+    /// Only the first row of each canonical form (one puzzle per class of equivalent
+    /// puzzles); holds 16 bytes per class in memory.
+    #[arg(long)]
+    pub one_per_class: bool,
+    /// At most N rows (after the other filters).
+    #[arg(long, value_name = "N")]
+    pub limit: Option<u64>,
+    /// Compress the CSV with zstd (implied by a FILE ending in .csv.zst).
+    #[arg(long)]
+    pub zstd: bool,
+    /// Replace FILE if it exists.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 #[derive(Debug, Args)]

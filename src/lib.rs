@@ -17,7 +17,8 @@
 //!   (stage histograms).
 //! * [`bank`] — the bank format and its readers and writers: [`bank::sink`] (params,
 //!   row format, shards, manifest, the writer thread), [`bank::reader`],
-//!   [`bank::verify`], [`bank::merge`], [`bank::stats`].
+//!   [`bank::verify`], [`bank::merge`], [`bank::stats`], [`bank::export`] (the export
+//!   formats: schema, filter, encoders).
 //! * [`bench`] — `bench`: every fill × carve combination measured on one budget
 //!   (speed, latency, clues, bands, minimality, diversity), beside the `sudoku`
 //!   crate's generator (`bench::peer`, feature `sudoku-peer`), and rendered; no I/O.
@@ -39,7 +40,9 @@
 //! * `bank::reader`, `bank::verify` and `bank::stats` only read a bank; `verify` and
 //!   `stats` do no I/O (their commands in `cmd` feed them rows and files).
 //! * Only `bank::sink` creates, renames or deletes bank files (and merge's scratch
-//!   files); a file under a final name is always complete.
+//!   files); a file under a final name is always complete. `cmd` writes only the files
+//!   a user names (`stats --svg`, `bench --out`, `export --to`), and `export` its FILE
+//!   under a temporary name renamed when complete.
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 //!
 //! `tests/tidy.rs` checks these invariants on the source: I/O and printing only in

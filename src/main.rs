@@ -28,6 +28,7 @@ fn main() -> ExitCode {
         Command::Stats(args) => cmd::stats::run(args),
         Command::Merge(args) => cmd::merge::run(args),
         Command::Bench(args) => cmd::bench::run(args),
+        Command::Export(args) => cmd::export::run(args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

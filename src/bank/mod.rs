@@ -12,7 +12,10 @@
 //! * [`merge`] — combining banks of one size: dedup, a cap per canonical form, fresh
 //!   ids, within a memory budget.
 //! * [`stats`] — summaries of a bank and their SVG chart, rendered in memory.
+//! * [`export`] — `export`'s formats without I/O: the schema read from a header, the
+//!   row filter, the SQLite table and statements, the JSON Lines and Kaggle encoders.
 
+pub mod export;
 pub mod merge;
 pub mod reader;
 pub mod sink;
@@ -20,6 +23,6 @@ pub mod stats;
 pub mod verify;
 
 pub use reader::{
-    digest_file, read_manifest, shard_files, BankError, Digest, Label, Row, RowError, ShardReader,
-    COLUMNS,
+    digest_file, read_manifest, shard_files, BankError, Digest, Label, RecordReader, Row, RowError,
+    ShardReader, COLUMNS,
 };

@@ -188,6 +188,8 @@ pub struct ShardReader {
     path: PathBuf,
     csv: csv::Reader<Decoder>,
     record: csv::ByteRecord,
+    /// The header line as read, kept for [`ShardReader::header`].
+    header: csv::ByteRecord,
     header_read: bool,
     failed: bool,
 }
@@ -215,6 +217,7 @@ impl ShardReader {
             path: path.to_path_buf(),
             csv,
             record: csv::ByteRecord::new(),
+            header: csv::ByteRecord::new(),
             header_read: false,
             failed: false,
         })
@@ -258,6 +261,7 @@ impl ShardReader {
                 .zip(self.record.iter())
                 .all(|(want, got)| want.as_bytes() == got);
         if ok {
+            self.header.clone_from(&self.record);
             return Ok(());
         }
         let found = if more {
@@ -305,11 +309,233 @@ impl ShardReader {
         }
     }
 
+    /// The header line (empty until [`ShardReader::read_header`] succeeded): the
+    /// bank's columns, [`COLUMNS`] and whatever follows them.
+    pub fn header(&self) -> &csv::ByteRecord {
+        &self.header
+    }
+
+    /// Reads the next row as raw CSV fields into `record` (reused: no allocation per
+    /// row), for readers that pass columns through unparsed (`export`). `Ok(false)` at
+    /// the end of the shard or after a fatal error. Reads the header first.
+    pub fn next_record(&mut self, record: &mut csv::ByteRecord) -> Result<bool, BankError> {
+        if self.failed {
+            return Ok(false);
+        }
+        if !self.header_read {
+            self.read_header()?;
+        }
+        match self.csv.read_byte_record(record) {
+            Ok(more) => Ok(more),
+            Err(error) => {
+                self.failed = true;
+                Err(BankError::Decode {
+                    path: self.path.clone(),
+                    line: self.csv.position().line(),
+                    error,
+                })
+            }
+        }
+    }
+
     /// Reads whatever the decoder left unread and returns the file's size and
     /// checksum. Call after the last row (or after an error) to check the file.
     pub fn finish(self) -> Result<Digest, BankError> {
         let path = self.path;
         let mut hashing = self.csv.into_inner().finish().into_inner();
+        io::copy(&mut hashing, &mut io::sink()).map_err(io_err("reading", &path))?;
+        Ok(Digest {
+            bytes: hashing.bytes,
+            xxh3: hashing.hash.digest(),
+        })
+    }
+}
+
+/// Streams the raw records of one shard, for readers that pass columns through
+/// unparsed (`export`): the same file, hashing and header check as [`ShardReader`],
+/// but lines are split with `memchr` instead of the csv crate's state machine, which
+/// cost as much as the decompression. A line with a quote (never written by the
+/// factory, whose fields need none, but valid CSV) goes through the csv crate.
+pub struct RecordReader {
+    path: PathBuf,
+    decoder: Decoder,
+    /// Decompressed bytes; `buf[start..end]` is not consumed yet.
+    buf: Vec<u8>,
+    start: usize,
+    end: usize,
+    eof: bool,
+    /// Lines consumed (the header is line 1).
+    line: u64,
+    header: csv::ByteRecord,
+}
+
+impl RecordReader {
+    /// Opens the shard at `path`. Nothing is read yet.
+    pub fn open(path: &Path) -> Result<RecordReader, BankError> {
+        let file = File::open(path).map_err(io_err("opening", path))?;
+        let hashing = Hashing {
+            inner: file,
+            hash: Xxh3::new(),
+            bytes: 0,
+        };
+        let decoder =
+            zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(1 << 16, hashing))
+                .map_err(io_err("starting to decompress", path))?;
+        Ok(RecordReader {
+            path: path.to_path_buf(),
+            decoder,
+            buf: vec![0; 1 << 18],
+            start: 0,
+            end: 0,
+            eof: false,
+            line: 0,
+            header: csv::ByteRecord::new(),
+        })
+    }
+
+    /// The file being read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Reads and checks the header line: it must start with [`COLUMNS`]. Once read,
+    /// calling it again does nothing.
+    pub fn read_header(&mut self) -> Result<(), BankError> {
+        if !self.header.is_empty() {
+            return Ok(());
+        }
+        let mut header = csv::ByteRecord::new();
+        let more = self.next_record(&mut header)?;
+        let ok = more
+            && header.len() >= COLUMNS.len()
+            && COLUMNS
+                .iter()
+                .zip(header.iter())
+                .all(|(want, got)| want.as_bytes() == got);
+        if ok {
+            self.header = header;
+            return Ok(());
+        }
+        let found = if more {
+            header
+                .iter()
+                .map(|f| String::from_utf8_lossy(f).into_owned())
+                .collect::<Vec<_>>()
+                .join(",")
+        } else {
+            "an empty shard".to_string()
+        };
+        Err(BankError::Header {
+            path: self.path.clone(),
+            expected: String::from_utf8_lossy(HEADER.trim_ascii_end()).into_owned(),
+            found,
+        })
+    }
+
+    /// The header line (empty until [`RecordReader::read_header`] succeeded).
+    pub fn header(&self) -> &csv::ByteRecord {
+        &self.header
+    }
+
+    /// Reads the next line into `record` (reused: no allocation per row once it has
+    /// grown), with its line number as the record's position. `Ok(false)` at the end.
+    pub fn next_record(&mut self, record: &mut csv::ByteRecord) -> Result<bool, BankError> {
+        let mut searched = 0; // bytes of the window already known to hold no newline
+        loop {
+            let window = &self.buf[self.start..self.end];
+            let newline = memchr::memchr(b'\n', &window[searched..]).map(|i| searched + i);
+            let line_end = match newline {
+                Some(i) => i,
+                None if self.eof && !window.is_empty() => window.len(),
+                None if self.eof => return Ok(false),
+                None => {
+                    searched = window.len();
+                    self.fill()?;
+                    continue;
+                }
+            };
+            let line = &window[..line_end];
+            if memchr::memchr(b'"', line).is_some() {
+                return self.quoted_record(record);
+            }
+            let line = line.strip_suffix(b"\r").unwrap_or(line);
+            record.clear();
+            let mut from = 0;
+            for comma in memchr::memchr_iter(b',', line) {
+                record.push_field(&line[from..comma]);
+                from = comma + 1;
+            }
+            record.push_field(&line[from..]);
+            self.line += 1;
+            let mut position = csv::Position::new();
+            position.set_line(self.line);
+            record.set_position(Some(position));
+            self.start = (self.start + line_end + 1).min(self.end);
+            return Ok(true);
+        }
+    }
+
+    /// Moves the unread bytes to the front and reads more (growing the buffer when
+    /// one line fills it).
+    fn fill(&mut self) -> Result<(), BankError> {
+        if self.start > 0 {
+            self.buf.copy_within(self.start..self.end, 0);
+            self.end -= self.start;
+            self.start = 0;
+        }
+        if self.end == self.buf.len() {
+            self.buf.resize(self.buf.len() * 2, 0);
+        }
+        let n = self
+            .decoder
+            .read(&mut self.buf[self.end..])
+            .map_err(io_err("decompressing", &self.path))?;
+        self.end += n;
+        self.eof = n == 0;
+        Ok(())
+    }
+
+    /// The slow path: a record with quotes, which may span lines, parsed by the csv
+    /// crate from the window.
+    fn quoted_record(&mut self, record: &mut csv::ByteRecord) -> Result<bool, BankError> {
+        loop {
+            let window = &self.buf[self.start..self.end];
+            let mut csv = csv::ReaderBuilder::new()
+                .has_headers(false)
+                .flexible(true)
+                .from_reader(window);
+            let parsed = csv.read_byte_record(record);
+            let used = (csv.position().byte() as usize).min(window.len());
+            let lines = memchr::memchr_iter(b'\n', &window[..used]).count().max(1) as u64;
+            // Complete only if the record ended at a newline inside the window (or at
+            // the end of the stream).
+            let complete = used < window.len() || self.eof;
+            match parsed {
+                Ok(true) if complete => {
+                    let mut position = csv::Position::new();
+                    position.set_line(self.line + 1);
+                    record.set_position(Some(position));
+                    self.line += lines;
+                    self.start += used;
+                    return Ok(true);
+                }
+                Err(error) if complete => {
+                    return Err(BankError::Decode {
+                        path: self.path.clone(),
+                        line: self.line + 1,
+                        error,
+                    })
+                }
+                Ok(false) => return Ok(false),
+                _ => self.fill()?,
+            }
+        }
+    }
+
+    /// Reads whatever is left and returns the file's size and checksum.
+    pub fn finish(self) -> Result<Digest, BankError> {
+        let path = self.path;
+        let mut hashing = self.decoder.finish().into_inner();
         io::copy(&mut hashing, &mut io::sink()).map_err(io_err("reading", &path))?;
         Ok(Digest {
             bytes: hashing.bytes,
@@ -513,6 +739,34 @@ mod tests {
         assert!(e.to_string().contains("bank-00000.csv.zst"), "{e}");
         assert!(reader.next_row().is_none());
         assert_eq!(reader.finish().unwrap().bytes, 23);
+    }
+
+    #[test]
+    fn the_record_reader_splits_fast_and_slow_lines_alike() {
+        let dir = tempfile::tempdir().unwrap();
+        let header = std::str::from_utf8(HEADER).unwrap();
+        // A quoted band name with a comma, a quote and a newline; a CRLF line; a last
+        // line without a newline; frames cut in the middle of a line.
+        let text = format!(
+            "{header}0,{PUZZLE},{PUZZLE},26,\"odd, \"\"band\"\"\nname\",\n1,{PUZZLE},{PUZZLE},26,hard,\r\n2,{PUZZLE},{PUZZLE},26,hard,x"
+        );
+        let (a, b) = text.split_at(text.len() / 2);
+        let path = write_shard(dir.path(), &[a, b]);
+        let mut fast = RecordReader::open(&path).unwrap();
+        fast.read_header().unwrap();
+        fast.read_header().unwrap(); // a second call reads nothing
+        assert_eq!(fast.header().len(), 6);
+        let mut slow = csv::ReaderBuilder::new().from_reader(text.as_bytes());
+        let mut record = csv::ByteRecord::new();
+        let mut lines = Vec::new();
+        for want in slow.byte_records() {
+            assert!(fast.next_record(&mut record).unwrap());
+            assert_eq!(record, want.unwrap());
+            lines.push(record.position().unwrap().line());
+        }
+        assert_eq!(lines, [2, 4, 5]);
+        assert!(!fast.next_record(&mut record).unwrap());
+        assert_eq!(fast.finish().unwrap(), digest_file(&path).unwrap());
     }
 
     #[test]

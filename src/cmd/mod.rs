@@ -9,9 +9,11 @@
 //! * [`bench`] — measure the strategies; the table, CSV, JSON and SVG.
 //! * [`solve`], [`canon`], [`transform`] — line filters over puzzle text.
 //! * [`grade`] — the technique rating of each input puzzle, with its path on demand.
+//! * [`export`] — a bank into one SQLite, JSON Lines or CSV file, written atomically.
 
 pub mod bench;
 pub mod canon;
+pub mod export;
 pub mod generate;
 pub mod grade;
 pub mod merge;

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# Export speed next to the read limit: rows/s of `export --format sqlite` and
+# `--format jsonl` on a 1M-row bank beside `zstdcat BANK/*.csv.zst | wc -l` on the
+# same bank (reading the shards is all an export must do at least), the ratios, and
+# each export's peak memory (max RSS from /usr/bin/time -v).
+#
+#   scripts/bench-export.sh [BANK]     # default: makes a 1,000,000-row bank (--variants 1000)
+#   RUNS=5 ROWS=2000000 scripts/bench-export.sh
+#
+# Goals (issue #14): sqlite >= 0.3x the limit, jsonl >= 0.7x, peak RSS <= 64 MiB.
+# Each figure is the best of RUNS runs (default 3): on a shared machine the best run
+# is the one least disturbed by other work. An export's time includes its fsync of
+# FILE before the rename (durability the limit, which writes nothing, does not pay).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+RUNS=${RUNS:-3}
+ROWS=${ROWS:-1000000}
+need() { command -v "$1" >/dev/null || { apt-get update -qq && apt-get install -y -qq "$2" >/dev/null; }; }
+need zstdcat zstd
+[ -x /usr/bin/time ] || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }
+
+cargo build --release --features sudoku-peer -q
+bin="${CARGO_TARGET_DIR:-target}/release/sudoku-factory"
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+bank=${1:-}
+if [ -z "$bank" ]; then
+    bank="$work/bank"
+    echo "making a $ROWS-row bank in $bank ..." >&2
+    "$bin" generate --count "$ROWS" --variants 1000 --out "$bank" --no-histograms -q
+fi
+rows=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["rows"])' "$bank/manifest.json")
+
+# best_of CMD...: runs CMD RUNS times under /usr/bin/time -v; prints "SECONDS MAX_RSS_KB"
+# of the fastest run.
+# Exports write a fresh FILE each run (no --force: replacing the last run's file would
+# time the freeing of its blocks too) and it is removed between runs, untimed.
+best_of() {
+    local best="" rss=0
+    for _ in $(seq "$RUNS"); do
+        rm -f "$work"/out.*
+        /usr/bin/time -v -o "$work/time" "$@" >/dev/null 2>"$work/err" || { cat "$work/err" >&2; exit 1; }
+        local wall kb
+        wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n=split($2,t,":"); s=0; for(i=1;i<=n;i++) s=s*60+t[i]; print s}' "$work/time")
+        kb=$(awk -F': ' '/Maximum resident set size/ {print $2}' "$work/time")
+        if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN{exit !(a<b)}'; then best=$wall; fi
+        [ "$kb" -gt "$rss" ] && rss=$kb
+    done
+    echo "$best $rss"
+}
+
+read -r limit_s _ < <(best_of bash -c "zstdcat '$bank'/*.csv.zst | wc -l")
+read -r sqlite_s sqlite_kb < <(best_of "$bin" export "$bank" --to "$work/out.sqlite" -q)
+read -r jsonl_s jsonl_kb < <(best_of "$bin" export "$bank" --to "$work/out.jsonl" -q)
+
+echo "bank: $bank ($rows rows), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), best of $RUNS"
+awk -v rows="$rows" -v l="$limit_s" -v s="$sqlite_s" -v sk="$sqlite_kb" -v j="$jsonl_s" -v jk="$jsonl_kb" 'BEGIN {
+    printf "%-28s %7.2f s %12.0f rows/s\n", "zstdcat | wc -l (the limit)", l, rows / l
+    printf "%-28s %7.2f s %12.0f rows/s  %5.2fx the limit (goal 0.30x)  max RSS %5.1f MiB\n", "export --format sqlite", s, rows / s, l / s, sk / 1024
+    printf "%-28s %7.2f s %12.0f rows/s  %5.2fx the limit (goal 0.70x)  max RSS %5.1f MiB\n", "export --format jsonl", j, rows / j, l / j, jk / 1024
+}'

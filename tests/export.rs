@@ -1,0 +1,455 @@
+//! `export` end to end: every format read back by an independent reader (Python's
+//! sqlite3, json and csv modules, through `scripts/read-export.py`), row and band
+//! counts equal to `stats` and to the bank read by the zstd and csv crates, a sampled
+//! row equal field by field; an export killed at any moment leaves FILE absent or
+//! complete; bad input is exit 2 with nothing written; 16×16 banks; the filters.
+
+mod common;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::Duration;
+
+use common::{factory, generate, listing, read_bank, Row};
+use serde_json::Value;
+
+/// A 100,000-row 9×9 bank, made once for the tests of this file (1,000 seeds × 100
+/// variants: cheap to make, as big as the acceptance asks).
+fn bank_100k() -> &'static Path {
+    static BANK: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    &BANK
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let bank = generate(dir.path().join("bank"))
+                .count(100_000)
+                .variants(100)
+                .seed(14)
+                .arg("--no-histograms")
+                .bank();
+            (dir, bank)
+        })
+        .1
+}
+
+/// `export BANK --to FILE ARGS... -q`, not yet run.
+fn export(bank: &Path, to: &Path, args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = factory();
+    cmd.arg("export").arg(bank).arg("--to").arg(to).args(args);
+    cmd
+}
+
+/// The summary `scripts/read-export.py` prints for FILE read as FORMAT, sampling row
+/// `id`.
+fn read_back(file: &Path, format: &str, id: u64) -> Value {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/read-export.py");
+    let out = Command::new("python3")
+        .arg(script)
+        .arg(file)
+        .arg(format)
+        .arg(id.to_string())
+        .output()
+        .expect("python3 runs");
+    assert!(
+        out.status.success(),
+        "read-export.py {} {format}: {}",
+        file.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Rows per band as `stats` prints them (its table: `band  rows  ...`).
+fn stats_bands(bank: &Path) -> BTreeMap<String, u64> {
+    let out = factory().arg("stats").arg(bank).output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8(out.stdout).unwrap();
+    let mut bands = BTreeMap::new();
+    for band in ["easy", "medium", "hard", "expert"] {
+        let line = text
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(band))
+            .unwrap_or_else(|| panic!("no line for {band} in\n{text}"));
+        let n: u64 = line.split_whitespace().nth(1).unwrap().parse().unwrap();
+        if n > 0 {
+            bands.insert(band.to_string(), n);
+        }
+    }
+    bands
+}
+
+fn bands_of(summary: &Value) -> BTreeMap<String, u64> {
+    summary["bands"]
+        .as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_u64().unwrap()))
+        .collect()
+}
+
+fn sample(summary: &Value) -> BTreeMap<String, String> {
+    summary["sample"]
+        .as_object()
+        .unwrap_or_else(|| panic!("no sampled row in {summary}"))
+        .iter()
+        .map(|(k, v)| (k.clone(), v.as_str().unwrap().to_string()))
+        .collect()
+}
+
+fn as_fields(row: &Row) -> BTreeMap<String, String> {
+    BTreeMap::from([
+        ("id".to_string(), row.id.to_string()),
+        ("puzzle".to_string(), row.puzzle.clone()),
+        ("solution".to_string(), row.solution.clone()),
+        ("clues".to_string(), row.clues.to_string()),
+        ("difficulty".to_string(), row.difficulty.clone()),
+        ("canonical".to_string(), row.canonical.clone()),
+        ("rating".to_string(), row.rating.clone()),
+        ("technique".to_string(), row.technique.clone()),
+    ])
+}
+
+#[test]
+fn a_100k_bank_reads_back_from_every_format() {
+    let bank = bank_100k();
+    let rows = read_bank(bank);
+    assert_eq!(rows.len(), 100_000);
+    let stats = stats_bands(bank);
+    let mut expected = BTreeMap::new();
+    for r in &rows {
+        *expected.entry(r.difficulty.clone()).or_insert(0u64) += 1;
+    }
+    assert_eq!(stats, expected, "stats agrees with the bank");
+    let picked = &rows[61_803];
+    let dir = tempfile::tempdir().unwrap();
+
+    for (name, format) in [
+        ("bank.sqlite", "sqlite"),
+        ("bank.jsonl", "jsonl"),
+        ("bank.csv", "csv"),
+    ] {
+        let file = dir.path().join(name);
+        // The format comes from the extension.
+        let out = export(bank, &file, &[]).assert().success();
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(
+            stderr.contains("exported 100000 of 100000 rows") && stderr.contains(name),
+            "{stderr}"
+        );
+        let summary = read_back(&file, format, picked.id);
+        assert_eq!(summary["rows"], 100_000, "{format}");
+        assert_eq!(bands_of(&summary), stats, "{format}: rows per band");
+        assert_eq!(
+            sample(&summary),
+            as_fields(picked),
+            "{format}: row {}",
+            picked.id
+        );
+        if format == "sqlite" {
+            assert_eq!(summary["integrity"], "ok");
+            assert_eq!(summary["user_version"], 1);
+            let meta = summary["meta"].as_object().unwrap();
+            assert_eq!(meta["tool"], "sudoku-factory");
+            assert_eq!(meta["seed"], "14");
+            assert_eq!(meta["rows"], "100000");
+            let params: Value = serde_json::from_str(meta["params"].as_str().unwrap()).unwrap();
+            assert_eq!(params["variants"], 100);
+            let indexes: Vec<&str> = summary["indexes"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|v| v.as_str().unwrap())
+                .collect();
+            assert!(indexes.contains(&"puzzles_difficulty_id"), "{indexes:?}");
+            assert!(indexes.contains(&"puzzles_canonical"), "{indexes:?}");
+        }
+    }
+
+    // csv-kaggle: `quizzes,solutions`, 0 for empty, one line per row in bank order.
+    let kaggle = dir.path().join("kaggle.csv");
+    export(bank, &kaggle, &["--format", "csv-kaggle", "-q"])
+        .assert()
+        .success()
+        .stderr("");
+    let summary = read_back(&kaggle, "csv-kaggle", picked.id);
+    assert_eq!(summary["rows"], 100_000);
+    let s = sample(&summary);
+    assert_eq!(s["quizzes"], picked.puzzle.replace('.', "0"));
+    assert_eq!(s["solutions"], picked.solution);
+
+    // --zstd (implied by .csv.zst): the plain CSV's bytes, compressed.
+    let zst = dir.path().join("bank.csv.zst");
+    export(bank, &zst, &["-q"]).assert().success();
+    let plain = std::fs::read(dir.path().join("bank.csv")).unwrap();
+    let unpacked = zstd::decode_all(std::fs::File::open(&zst).unwrap()).unwrap();
+    assert!(unpacked == plain, "the .csv.zst holds the .csv");
+
+    // Nothing but the outputs was left in the directory (no temporary files).
+    assert_eq!(
+        listing(dir.path()),
+        [
+            "bank.csv",
+            "bank.csv.zst",
+            "bank.jsonl",
+            "bank.sqlite",
+            "kaggle.csv"
+        ]
+    );
+}
+
+/// A file the test found after killing an export: complete, or there is none.
+fn assert_absent_or_complete(file: &Path, format: &str, delay: u64) {
+    if !file.exists() {
+        return;
+    }
+    let summary = read_back(file, format, 0);
+    assert_eq!(
+        summary["rows"],
+        100_000,
+        "killed after {delay} ms: {} is partial",
+        file.display()
+    );
+    if format == "sqlite" {
+        assert_eq!(summary["integrity"], "ok", "killed after {delay} ms");
+    }
+}
+
+#[test]
+fn a_killed_export_leaves_file_absent_or_complete() {
+    let bank = bank_100k();
+    let dir = tempfile::tempdir().unwrap();
+    let mut outcomes = BTreeSet::new();
+    for (format, ext) in [("sqlite", "sqlite"), ("jsonl", "jsonl")] {
+        for delay in [0u64, 10, 40, 100, 200, 400, 800, 3000] {
+            let file = dir.path().join(format!("killed-{delay}.{ext}"));
+            let mut child = Command::new(common::bin())
+                .arg("export")
+                .arg(bank)
+                .arg("--to")
+                .arg(&file)
+                .arg("-q")
+                .spawn()
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(delay));
+            // SIGKILL: no destructor, no clean-up runs.
+            let _ = child.kill();
+            let status = child.wait().unwrap();
+            assert_absent_or_complete(&file, format, delay);
+            outcomes.insert((format, file.exists(), status.success()));
+        }
+    }
+    // Every kill landed somewhere: some before the rename, and at 3 s the export had
+    // finished (so "complete" was checked on a real file too).
+    assert!(outcomes.contains(&("sqlite", false, false)), "{outcomes:?}");
+    assert!(outcomes.contains(&("sqlite", true, true)), "{outcomes:?}");
+    assert!(outcomes.contains(&("jsonl", true, true)), "{outcomes:?}");
+}
+
+/// A small 9×9 bank (2,000 rows of 200 seeds) under `dir/name`.
+fn small_bank(dir: &Path, name: &str) -> PathBuf {
+    generate(dir.join(name))
+        .count(2000)
+        .variants(10)
+        .seed(3)
+        .arg("--no-histograms")
+        .bank()
+}
+
+/// Runs `cmd`, expects exit 2 and a message naming `names`, and returns stderr.
+fn fails_naming(mut cmd: assert_cmd::Command, names: &[&str]) -> String {
+    let out = cmd.output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    for name in names {
+        assert!(stderr.contains(name), "{name:?} not in: {stderr}");
+    }
+    stderr
+}
+
+#[test]
+fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let out_dir = dir.path().join("out");
+    std::fs::create_dir(&out_dir).unwrap();
+    let file = out_dir.join("x.sqlite");
+
+    // No bank at all.
+    let missing = dir.path().join("no-such-bank");
+    fails_naming(
+        export(&missing, &file, &[]),
+        &["no-such-bank", "manifest.json"],
+    );
+
+    // A directory of shards without a manifest.
+    let bank = small_bank(dir.path(), "bank");
+    let bare = dir.path().join("bare");
+    std::fs::create_dir(&bare).unwrap();
+    std::fs::copy(
+        bank.join("bank-00000.csv.zst"),
+        bare.join("bank-00000.csv.zst"),
+    )
+    .unwrap();
+    fails_naming(export(&bare, &file, &[]), &["bare", "manifest.json"]);
+
+    // An incomplete bank (a run that was killed) and one whose shard is gone.
+    let partial = dir.path().join("partial");
+    std::fs::create_dir(&partial).unwrap();
+    std::fs::copy(
+        bank.join("bank-00000.csv.zst"),
+        partial.join("bank-00000.csv.zst"),
+    )
+    .unwrap();
+    let manifest = std::fs::read_to_string(bank.join("manifest.json")).unwrap();
+    std::fs::write(
+        partial.join("manifest.json"),
+        manifest.replace("\"complete\": true", "\"complete\": false"),
+    )
+    .unwrap();
+    fails_naming(
+        export(&partial, &file, &[]),
+        &["partial", "incomplete", "--resume"],
+    );
+    let gone = dir.path().join("gone");
+    std::fs::create_dir(&gone).unwrap();
+    std::fs::copy(bank.join("manifest.json"), gone.join("manifest.json")).unwrap();
+    fails_naming(export(&gone, &file, &[]), &["bank-00000.csv.zst"]);
+
+    // A damaged shard: same size, one byte changed; found by the checksum on the way.
+    let damaged = dir.path().join("damaged");
+    std::fs::create_dir(&damaged).unwrap();
+    std::fs::copy(bank.join("manifest.json"), damaged.join("manifest.json")).unwrap();
+    let mut bytes = std::fs::read(bank.join("bank-00000.csv.zst")).unwrap();
+    let at = bytes.len() - 10;
+    bytes[at] ^= 0x55;
+    std::fs::write(damaged.join("bank-00000.csv.zst"), bytes).unwrap();
+    fails_naming(export(&damaged, &file, &[]), &["bank-00000.csv.zst"]);
+
+    // An unknown format, by flag or by extension.
+    fails_naming(export(&bank, &file, &["--format", "parquet"]), &["parquet"]);
+    let odd = out_dir.join("x.parquet");
+    fails_naming(export(&bank, &odd, &[]), &["x.parquet", "--format"]);
+    // --zstd is for csv only; csv-kaggle is 9x9 only (below, with the 16x16 bank).
+    fails_naming(export(&bank, &file, &["--zstd"]), &["--zstd", "sqlite"]);
+
+    // The bank's own files are never a FILE, even with --force.
+    let shard = bank.join("bank-00000.csv.zst");
+    let before = std::fs::read(&shard).unwrap();
+    fails_naming(
+        export(&bank, &shard, &["--format", "csv", "--force"]),
+        &["bank-00000.csv.zst", "elsewhere"],
+    );
+    assert!(std::fs::read(&shard).unwrap() == before);
+
+    // Nothing was written by any of these, not even a temporary file.
+    assert_eq!(listing(&out_dir), Vec::<String>::new());
+
+    // An existing FILE is refused without --force and left as it was.
+    let taken = out_dir.join("taken.jsonl");
+    std::fs::write(&taken, "keep me\n").unwrap();
+    fails_naming(export(&bank, &taken, &[]), &["taken.jsonl", "--force"]);
+    assert_eq!(std::fs::read_to_string(&taken).unwrap(), "keep me\n");
+    export(&bank, &taken, &["--force", "-q"]).assert().success();
+    assert_eq!(read_back(&taken, "jsonl", 0)["rows"], 2000);
+    assert_eq!(listing(&out_dir), ["taken.jsonl"]);
+}
+
+#[test]
+fn filters_pick_bands_one_row_per_class_and_a_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = small_bank(dir.path(), "bank");
+    let rows = read_bank(&bank);
+    let file = dir.path().join("f.jsonl");
+    let run = |args: &[&str]| -> Vec<Value> {
+        let mut a = vec!["--force", "-q"];
+        a.extend_from_slice(args);
+        export(&bank, &file, &a).assert().success();
+        std::fs::read_to_string(&file)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect()
+    };
+    let ids =
+        |objs: &[Value]| -> Vec<u64> { objs.iter().map(|o| o["id"].as_u64().unwrap()).collect() };
+
+    let hard: Vec<u64> = rows
+        .iter()
+        .filter(|r| r.difficulty == "hard" || r.difficulty == "expert")
+        .map(|r| r.id)
+        .collect();
+    assert!(!hard.is_empty());
+    assert_eq!(ids(&run(&["--difficulty", "hard,expert"])), hard);
+
+    let mut seen = BTreeSet::new();
+    let firsts: Vec<u64> = rows
+        .iter()
+        .filter(|r| seen.insert(r.canonical.clone()))
+        .map(|r| r.id)
+        .collect();
+    assert_eq!(firsts.len(), 200, "200 seeds of 10 variants each");
+    assert_eq!(ids(&run(&["--one-per-class"])), firsts);
+
+    assert_eq!(ids(&run(&["--limit", "7"])), [0, 1, 2, 3, 4, 5, 6]);
+    let both = run(&["--difficulty", "easy", "--one-per-class", "--limit", "3"]);
+    assert_eq!(both.len(), 3);
+    assert!(both.iter().all(|o| o["difficulty"] == "easy"));
+
+    // A band the bank does not have is an error, not an empty file.
+    fails_naming(
+        export(
+            &bank,
+            &dir.path().join("none.jsonl"),
+            &["--difficulty", "hardd"],
+        ),
+        &["hardd", "easy, medium, hard, expert"],
+    );
+}
+
+#[test]
+fn a_16x16_bank_exports_to_sqlite_and_jsonl() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("big"))
+        .size(16)
+        .count(200)
+        .variants(20)
+        .seed(5)
+        .arg("--no-histograms")
+        .bank();
+    let text = std::fs::read(bank.join("bank-00000.csv.zst")).unwrap();
+    let csv_text = zstd::decode_all(text.as_slice()).unwrap();
+    let mut reader = csv::Reader::from_reader(csv_text.as_slice());
+    let first: Vec<String> = reader
+        .records()
+        .next()
+        .unwrap()
+        .unwrap()
+        .iter()
+        .map(str::to_string)
+        .collect();
+    let stats = stats_bands(&bank);
+    for (name, format) in [("big.sqlite", "sqlite"), ("big.jsonl", "jsonl")] {
+        let file = dir.path().join(name);
+        export(&bank, &file, &["-q"]).assert().success();
+        let summary = read_back(&file, format, 0);
+        assert_eq!(summary["rows"], 200, "{format}");
+        assert_eq!(bands_of(&summary), stats, "{format}");
+        let s = sample(&summary);
+        assert_eq!(s["puzzle"], first[1], "{format}");
+        assert_eq!(s["puzzle"].len(), 256);
+        assert_eq!(s["solution"], first[2], "{format}");
+        if format == "sqlite" {
+            assert_eq!(summary["integrity"], "ok");
+            assert_eq!(summary["meta"]["size"], "16");
+        }
+    }
+    fails_naming(
+        export(
+            &bank,
+            &dir.path().join("k.csv"),
+            &["--format", "csv-kaggle"],
+        ),
+        &["csv-kaggle", "16x16"],
+    );
+    assert!(!dir.path().join("k.csv").exists());
+}
