@@ -319,7 +319,7 @@ fn seed_stage(args: &GenerateArgs) -> anyhow::Result<Outcome> {
     if args.seeds.is_some() {
         bail!("--stage seeds makes seed files; --seeds is for --stage expand");
     }
-    let (job, mut writer) = match &args.resume {
+    let (job, mut writer, chunk_seeds) = match &args.resume {
         Some(dir) => {
             let (workers, worker) = (args.workers, worker_index(args)?);
             let path = seeds::manifest_path(dir, worker, workers);
@@ -351,7 +351,8 @@ fn seed_stage(args: &GenerateArgs) -> anyhow::Result<Outcome> {
             }
             let scan =
                 reader::scan_seed_part(&seeds::part_path(dir, worker, workers), &layout, worker)?;
-            (job, SeedFileWriter::resume(dir, m, scan)?)
+            let chunk_seeds = m.chunk_seeds;
+            (job, SeedFileWriter::resume(dir, m, scan)?, chunk_seeds)
         }
         None => {
             let job = Job::from_args(args)?;
@@ -369,13 +370,13 @@ fn seed_stage(args: &GenerateArgs) -> anyhow::Result<Outcome> {
                 complete: false,
             };
             let writer = SeedFileWriter::create(&job.dir, manifest, args.force)?;
-            (job, writer)
+            (job, writer, seeds::CHUNK_SEEDS)
         }
     };
     let (workers, worker) = (job.output.workers, job.output.worker);
     let layout = ChunkLayout {
         n_seeds: job.n_seeds(),
-        chunk_seeds: seeds::CHUNK_SEEDS,
+        chunk_seeds,
         workers,
     };
     let done = writer.chunks();

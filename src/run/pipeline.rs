@@ -395,6 +395,9 @@ pub fn batch_start_id(id: u64, variants: u32) -> u64 {
 pub type GivenSeeds<'a, C> =
     &'a mut dyn FnMut(std::ops::Range<u64>) -> Result<Vec<SeedPuzzle<C>>, PipelineError>;
 
+/// Where stage 1 hands the seeds of chunk `i`, in chunk order.
+pub type ChunkSink<'a, C> = &'a mut dyn FnMut(usize, &[SeedPuzzle<C>]) -> Result<(), PipelineError>;
+
 /// Stage 1 of a staged run: makes the first-round seeds of `chunks` (ranges of seed
 /// indices, in order) in parallel, in waves of about a batch, and hands each chunk's
 /// seeds, in order, to `emit(i, seeds)` (`i` indexes `chunks`). No deduplication: that
@@ -402,7 +405,7 @@ pub type GivenSeeds<'a, C> =
 pub fn make_seed_chunks<B: Board>(
     plan: &Plan,
     chunks: &[std::ops::Range<u64>],
-    emit: &mut dyn FnMut(usize, &[SeedPuzzle<B::Cells>]) -> Result<(), PipelineError>,
+    emit: ChunkSink<'_, B::Cells>,
 ) -> Result<Summary, PipelineError> {
     let started = Instant::now();
     let n_bands = plan.bands.bands().len();
