@@ -251,6 +251,19 @@ fn a_seed_worker_killed_mid_run_resumes_into_the_same_seed_file() {
     assert!(!crashed.join("seeds-0-of-2.bin").exists());
     let m = read_seed_manifest(&manifest_path(&crashed, 0, 2)).unwrap();
     assert!(!m.complete);
+    // Stage 2 refuses the unfinished file, naming it, and writes nothing.
+    let out = dir.path().join("too-early");
+    generate(&out)
+        .args(run)
+        .arg("--seeds")
+        .arg(&crashed)
+        .cmd()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "seeds-0-of-2.json is not complete",
+        ));
+    assert!(!out.exists());
     // Resume as a requeued array task would: its index from the environment.
     let mut again = resume(&crashed)
         .args(["--stage", "seeds", "--workers", "2", "--threads", "1"])

@@ -81,16 +81,16 @@ impl Job {
             );
         }
         // A merged bank has no generation params: it cannot be resumed.
-        let need = |value: Option<u64>, key: &str| {
+        fn need<T>(value: Option<T>, label: &str, key: &str) -> anyhow::Result<T> {
             value.with_context(|| format!("{label}: params.{key} is missing"))
-        };
+        }
         let text = |value: &Option<String>, key: &str| {
             value
                 .as_deref()
                 .map(str::to_string)
                 .with_context(|| format!("{label}: params.{key} is missing"))
         };
-        if need(p.seed_batch, "seed_batch")? != pipeline::SEED_BATCH {
+        if need(p.seed_batch, label, "seed_batch")? != pipeline::SEED_BATCH {
             bail!("{label}: params.seed_batch differs from this build's; the run cannot be resumed exactly");
         }
         let size = p
@@ -115,17 +115,15 @@ impl Job {
         Ok(Job {
             plan: Plan {
                 size,
-                count: need(p.count, "count")?,
-                seed: need(p.seed, "seed")?,
+                count: need(p.count, label, "count")?,
+                seed: need(p.seed, label, "seed")?,
                 variants: p.variants,
                 fill,
                 carve,
                 symmetry,
                 bands,
                 selected,
-                max_attempts: need(p.max_attempts.map(u64::from), "max_attempts")?
-                    .try_into()
-                    .with_context(|| format!("{label}: params.max_attempts is too large"))?,
+                max_attempts: need(p.max_attempts, label, "max_attempts")?,
             },
             output: Output {
                 shard_rows: p.shard_rows,

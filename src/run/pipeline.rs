@@ -16,6 +16,12 @@
 //!    formatted to CSV bytes in parallel and handed, in id order, to one writer thread
 //!    through a bounded channel — so memory is bounded by the channel, whatever
 //!    `--count` is, and no lock is taken per row.
+//!
+//! A staged run (`--stage seeds`, then `--stage expand`) cuts step 1 where it can be
+//! cut: a seed's first-round candidate depends only on (`seed`, `j`), so stage 1
+//! ([`make_seed_chunks`]) makes the candidates of a worker's chunks and nothing else;
+//! stage 2 hands them to [`run`] ([`GivenSeeds`]) in place of making them, and the
+//! sequential replacement of duplicates runs unchanged — hence the same bytes.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -105,6 +111,19 @@ pub struct Summary {
     pub elapsed: Duration,
 }
 
+impl Summary {
+    /// Counts `seeds` (final ones) per band: seeds, attempts, most attempts.
+    fn count_seeds<C>(&mut self, seeds: &[SeedPuzzle<C>]) {
+        for s in seeds {
+            let b = s.band as usize;
+            self.band_seeds[b] += 1;
+            self.band_attempts[b] += u64::from(s.attempts);
+            self.band_max_attempts[b] = self.band_max_attempts[b].max(s.attempts);
+        }
+        self.seeds += seeds.len() as u64;
+    }
+}
+
 impl Plan {
     /// What making one seed needs of the plan.
     pub fn recipe(&self) -> Recipe<'_> {
@@ -172,13 +191,7 @@ fn make_seed_batch<C: AsRef<[u8]> + Send>(
         }
         pending = dups;
     }
-    for s in &seeds {
-        let b = s.band as usize;
-        summary.band_seeds[b] += 1;
-        summary.band_attempts[b] += u64::from(s.attempts);
-        summary.band_max_attempts[b] = summary.band_max_attempts[b].max(s.attempts);
-    }
-    summary.seeds += seeds.len() as u64;
+    summary.count_seeds(&seeds);
     Ok(seeds)
 }
 
@@ -437,13 +450,7 @@ pub fn make_seed_chunks<B: Board>(
             emit(c, mine)?;
             rest = after;
         }
-        for s in &seeds {
-            let b = s.band as usize;
-            summary.band_seeds[b] += 1;
-            summary.band_attempts[b] += u64::from(s.attempts);
-            summary.band_max_attempts[b] = summary.band_max_attempts[b].max(s.attempts);
-        }
-        summary.seeds += seeds.len() as u64;
+        summary.count_seeds(&seeds);
         i = end;
     }
     summary.elapsed = started.elapsed();
