@@ -159,11 +159,14 @@ impl Params {
             .ok_or_else(|| format!("size {} is not 4, 9, 16 or 25", self.size))
     }
 
-    /// The same run: equal params but for the worker split (`workers`, `worker`).
+    /// The same run: equal params but for the worker split (`workers`, `worker`) and
+    /// where a staged run's seeds were read from (`seeds`: the same bytes either way,
+    /// and each node may mount the directory under its own path).
     pub fn same_run(&self, other: &Params) -> bool {
         let strip = |p: &Params| Params {
             workers: 0,
             worker: 0,
+            seeds: None,
             ..p.clone()
         };
         strip(self) == strip(other)
@@ -934,9 +937,28 @@ mod tests {
             ..worker.clone()
         };
         assert!(worker.same_run(&other));
+        assert!(worker.same_run(&Params {
+            seeds: Some("/mnt/seeds".into()),
+            ..worker.clone()
+        }));
         assert!(!worker.same_run(&Params {
             seed: Some(10),
             ..worker.clone()
         }));
+        // Stage 2 may choose its own split, shards and compression, not its seeds.
+        let expand = Params {
+            shard_rows: 7,
+            zstd_level: 9,
+            workers: 5,
+            worker: 4,
+            seeds: Some("seeds".into()),
+            ..worker.clone()
+        };
+        assert_eq!(worker.seed_difference(&expand), None);
+        let other_seed = Params {
+            seed: Some(10),
+            ..worker.clone()
+        };
+        assert_eq!(worker.seed_difference(&other_seed), Some("seed"));
     }
 }
