@@ -53,7 +53,17 @@ fn generate(plan: &Plan, threads: usize, histograms: bool) -> u64 {
         .build()
         .expect("threads");
     let (summary, _, _) = pool
-        .install(|| run::<Nine>(plan, writer, output, Start::default(), histograms, &|_| {}))
+        .install(|| {
+            run::<Nine>(
+                plan,
+                writer,
+                output,
+                Start::default(),
+                None,
+                histograms,
+                &|_| {},
+            )
+        })
         .expect("the run succeeds");
     summary.rows
 }

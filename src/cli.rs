@@ -92,6 +92,17 @@ pub enum CarveArg {
 }
 
 /// A symmetry of the clue pattern (DESIGN.md names).
+/// Which part of a run `generate` does (README, "Beyond one machine").
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum StageArg {
+    /// The whole run: seeds, then their expansion into the bank.
+    All,
+    /// Stage 1: this worker's share of the seeds, into a seed file in --out.
+    Seeds,
+    /// Stage 2: the bank (this worker's shards) from the seed files in --seeds.
+    Expand,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SymmetryArg {
     /// No symmetry.
@@ -192,12 +203,22 @@ pub struct GenerateArgs {
     /// Split the bank across N independent processes (a Slurm job array, a Kubernetes
     /// Indexed Job, GNU parallel): each writes only its own shards (K, K+N, ...) with the
     /// bytes a single run would write. Combine the outputs with `merge` or by copying.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..), conflicts_with = "resume")]
+    /// With --stage seeds, the seeds are split too: worker K makes the seed chunks
+    /// K, K+N, ... (--resume then needs --workers and the worker index again).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
     pub workers: u64,
     /// This process's index in 0..N (default: $SLURM_ARRAY_TASK_ID, else
     /// $JOB_COMPLETION_INDEX).
-    #[arg(long, conflicts_with = "resume")]
+    #[arg(long)]
     pub worker: Option<u64>,
+    /// A staged run across machines: `seeds` (stage 1: this worker's share of the
+    /// seeds, into a seed file in --out) then `expand` (stage 2: every worker reads all
+    /// seed files from --seeds and writes its shards). Same bytes as `all`.
+    #[arg(long, value_enum, default_value_t = StageArg::All)]
+    pub stage: StageArg,
+    /// Stage 2: the directory of stage 1's seed files (implies --stage expand).
+    #[arg(long, value_name = "DIR", conflicts_with = "resume")]
+    pub seeds: Option<PathBuf>,
     /// Do not record stage latencies (no OUT/histograms/), e.g. to measure their cost.
     #[arg(long)]
     pub no_histograms: bool,

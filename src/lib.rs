@@ -16,7 +16,8 @@
 //!   one seed), [`run::pipeline`] (rayon wiring and ordering), [`run::timing`]
 //!   (stage histograms).
 //! * [`bank`] — the bank format and its readers and writers: [`bank::sink`] (params,
-//!   row format, shards, manifest, the writer thread), [`bank::reader`],
+//!   row format, shards, manifest, the writer thread, seed files), [`bank::reader`],
+//!   [`bank::seeds`] (the seed files of a staged run: format only),
 //!   [`bank::verify`], [`bank::merge`], [`bank::stats`], [`bank::export`] (the export
 //!   formats: schema, filter, encoders).
 //! * [`bench`] — `bench`: every fill × carve combination measured on one budget

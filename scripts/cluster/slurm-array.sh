@@ -1,21 +1,28 @@
 #!/usr/bin/env bash
-# A bank made by a Slurm job array: task K of N runs `generate --workers N` (the
-# binary reads K from $SLURM_ARRAY_TASK_ID) into its own directory PARTS/wK, writing
-# only the shards K, K+N, ... with the bytes one process would write. A second,
-# dependent job merges the N directories into the finished bank.
+# A bank made by Slurm job arrays, in two stages that each divide by N, then a merge:
 #
-#   jid=$(sbatch --parsable --array=0-7 scripts/cluster/slurm-array.sh)
-#   sbatch --dependency=afterok:$jid scripts/cluster/slurm-array.sh merge
+#   jid1=$(sbatch --parsable --array=0-7 scripts/cluster/slurm-array.sh seeds)
+#   jid2=$(sbatch --parsable --array=0-7 --dependency=afterok:$jid1 scripts/cluster/slurm-array.sh expand)
+#   sbatch --dependency=afterok:$jid2 scripts/cluster/slurm-array.sh merge
+#
+# * seeds:  task K of N runs `generate --stage seeds` (the binary reads K from
+#           $SLURM_ARRAY_TASK_ID): the seed chunks K, K+N, ... into
+#           $PARTS/seeds/seeds-K-of-N.bin — the expensive fill-and-carve, divided by N.
+# * expand: task K reads every seed file (checked: same run, complete, checksums),
+#           resolves duplicate seeds in seed order exactly as one process does, and
+#           writes only the shards K, K+N, ... into $PARTS/wK.
+# * merge:  one task combines $PARTS/w0 .. $PARTS/w(N-1) into $OUT, byte-identical to a
+#           single-process run.
+# * (no argument): the one-stage split: every task makes all seeds itself and expands
+#           its own shards — fine when VARIANTS is large and the seeds are cheap.
 #
 # Settings come from the environment (sbatch passes it on): COUNT, SEED, VARIANTS,
 # SHARD_ROWS, WORKERS (default: the array's size, 8 for the merge step), PARTS (a
-# directory on a shared file system), OUT (the merged bank), BIN. Keep --array at
-# 0-(WORKERS-1). A requeued or re-submitted task resumes its directory where it
-# stopped (`generate --resume`); a finished one exits at once.
-#
-# Every task recomputes the whole seed population (later seeds are deduplicated
-# against earlier ones), then expands only its own shards: this pays off when
-# VARIANTS is large. See "Beyond one machine" in the README.
+# directory on a shared file system), OUT (the merged bank), BIN, and EXTRA (more
+# generate options, e.g. "--carve minimal"; the same in every stage). The two arrays
+# may have different sizes; the merge's WORKERS is the expand array's. A requeued or
+# re-submitted task resumes where it stopped (`generate --resume`); a finished one
+# exits at once. See "Beyond one machine" in the README for the cost model.
 #SBATCH --job-name=sudoku-bank
 #SBATCH --array=0-7
 #SBATCH --cpus-per-task=8
@@ -32,24 +39,41 @@ SHARD_ROWS=${SHARD_ROWS:-1000000}
 PARTS=${PARTS:-$PWD/sudoku-bank-parts}
 OUT=${OUT:-$PWD/sudoku-bank}
 THREADS=${SLURM_CPUS_PER_TASK:-1}
+read -r -a EXTRA <<<"${EXTRA:-}"
 if [[ -n ${SLURM_ARRAY_TASK_MAX:-} ]]; then
   WORKERS=${WORKERS:-$((SLURM_ARRAY_TASK_MAX + 1))}
 else
   WORKERS=${WORKERS:-8}
 fi
+stage=${1:-}
+run=(--count "$COUNT" --seed "$SEED" --variants "$VARIANTS" --shard-rows "$SHARD_ROWS" "${EXTRA[@]}")
 
-if [[ ${1:-} == merge ]]; then
+if [[ $stage == merge ]]; then
   dirs=()
   for ((k = 0; k < WORKERS; k++)); do dirs+=("$PARTS/w$k"); done
   exec "$BIN" merge "$OUT" "${dirs[@]}" --threads "$THREADS"
 fi
 
 : "${SLURM_ARRAY_TASK_ID:?submit with sbatch --array=0-$((WORKERS - 1))}"
-dir=$PARTS/w$SLURM_ARRAY_TASK_ID
 mkdir -p "$PARTS"
+if [[ $stage == seeds ]]; then
+  seeds=$PARTS/seeds
+  if [[ -f $seeds/seeds-$SLURM_ARRAY_TASK_ID-of-$WORKERS.json ]]; then
+    exec "$BIN" generate --stage seeds --resume "$seeds" --workers "$WORKERS" \
+      --threads "$THREADS" --quiet
+  fi
+  exec "$BIN" generate --stage seeds "${run[@]}" --workers "$WORKERS" \
+    --threads "$THREADS" --out "$seeds" --quiet
+fi
+
+dir=$PARTS/w$SLURM_ARRAY_TASK_ID
 if [[ -f $dir/manifest.json ]]; then
   exec "$BIN" generate --resume "$dir" --threads "$THREADS" --quiet
 fi
-exec "$BIN" generate --count "$COUNT" --seed "$SEED" --variants "$VARIANTS" \
-  --shard-rows "$SHARD_ROWS" --workers "$WORKERS" --threads "$THREADS" \
+case $stage in
+  expand) from=(--seeds "$PARTS/seeds") ;;
+  '') from=() ;;
+  *) echo "usage: $0 [seeds|expand|merge]" >&2; exit 2 ;;
+esac
+exec "$BIN" generate "${run[@]}" "${from[@]}" --workers "$WORKERS" --threads "$THREADS" \
   --out "$dir" --quiet

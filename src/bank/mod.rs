@@ -8,6 +8,9 @@
 //!   deletes files under a bank directory.
 //! * [`reader`] — the read side: the manifest and a streaming, checksumming shard row
 //!   reader (re-exported here: `bank::read_manifest`, `bank::ShardReader`, ...).
+//! * [`seeds`] — the seed files of a staged run (`--stage seeds`, `--stage expand`):
+//!   names, manifest, chunk layout and encoding; no I/O (`sink` writes them, `reader`
+//!   reads them).
 //! * [`verify`] — the checks of `verify` as pure functions (manifest, shard, ids, rows).
 //! * [`merge`] — combining banks of one size: dedup, a cap per canonical form, fresh
 //!   ids, within a memory budget.
@@ -18,6 +21,7 @@
 pub mod export;
 pub mod merge;
 pub mod reader;
+pub mod seeds;
 pub mod sink;
 pub mod stats;
 pub mod verify;

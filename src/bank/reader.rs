@@ -20,9 +20,11 @@ use std::path::{Path, PathBuf};
 
 use xxhash_rust::xxh3::Xxh3;
 
-use crate::bank::sink::{Manifest, HEADER, MANIFEST};
+use crate::bank::seeds::{self, SeedFileError, SeedManifest};
+use crate::bank::sink::{Manifest, Params, SeedScan, HEADER, MANIFEST};
 use crate::engine::grid::{self, Cells, Size};
 use crate::engine::rating::Rating;
+use crate::run::seed::SeedPuzzle;
 
 /// The columns every shard starts with, in this order (more may follow).
 pub const COLUMNS: [&str; 6] = [
@@ -645,6 +647,300 @@ pub fn shard_files(dir: &Path) -> Result<Vec<String>, BankError> {
     }
     names.sort();
     Ok(names)
+}
+
+/// Reads `DIR/seeds-K-of-N.json`.
+pub fn read_seed_manifest(path: &Path) -> Result<SeedManifest, SeedFileError> {
+    let bytes = fs::read(path).map_err(|error| SeedFileError::Io {
+        action: "reading",
+        path: path.to_path_buf(),
+        error,
+    })?;
+    serde_json::from_slice(&bytes).map_err(|e| SeedFileError::Corrupt {
+        path: path.to_path_buf(),
+        what: format!("not a valid seed manifest: {e}"),
+    })
+}
+
+/// Reads one chunk record of `file` into `head` and `payload`: `Ok(None)` at a clean
+/// end of file or a record cut short (what a killed writer leaves).
+fn read_chunk_record(
+    file: &mut impl Read,
+    head: &mut [u8; seeds::HEADER_BYTES],
+    payload: &mut Vec<u8>,
+) -> io::Result<Option<seeds::ChunkHeader>> {
+    let mut filled = 0;
+    while filled < head.len() {
+        match file.read(&mut head[filled..])? {
+            0 => return Ok(None),
+            n => filled += n,
+        }
+    }
+    let Some(h) = seeds::ChunkHeader::decode(head) else {
+        return Ok(None);
+    };
+    payload.clear();
+    let got = file.take(u64::from(h.payload_bytes)).read_to_end(payload)?;
+    Ok((got == h.payload_bytes as usize && h.checks(head, payload)).then_some(h))
+}
+
+/// The valid prefix of an interrupted seed file `DIR/seeds-K-of-N.bin.part`: the chunks
+/// of `worker` in `layout`, in order, each whole and matching its checksum; it stops
+/// at the first one that is not (the writer died there). A missing file has none.
+pub fn scan_seed_part(
+    path: &Path,
+    layout: &seeds::ChunkLayout,
+    worker: u64,
+) -> Result<SeedScan, SeedFileError> {
+    let mut scan = SeedScan {
+        chunks: 0,
+        bytes: 0,
+        hash: Xxh3::new(),
+    };
+    let file = match File::open(path) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(scan),
+        Err(error) => {
+            return Err(SeedFileError::Io {
+                action: "opening",
+                path: path.to_path_buf(),
+                error,
+            })
+        }
+    };
+    let mut file = BufReader::with_capacity(1 << 16, file);
+    let (mut head, mut payload) = ([0u8; seeds::HEADER_BYTES], Vec::new());
+    for c in layout.chunks_of(worker) {
+        let h = read_chunk_record(&mut file, &mut head, &mut payload).map_err(|error| {
+            SeedFileError::Io {
+                action: "reading",
+                path: path.to_path_buf(),
+                error,
+            }
+        })?;
+        let want = layout.seeds_of(c);
+        match h {
+            Some(h)
+                if h.chunk == c
+                    && h.first == want.start
+                    && u64::from(h.n_seeds) == want.end - want.start =>
+            {
+                scan.hash.update(&head);
+                scan.hash.update(&payload);
+                scan.chunks += 1;
+                scan.bytes += (head.len() + payload.len()) as u64;
+            }
+            _ => break,
+        }
+    }
+    Ok(scan)
+}
+
+/// The seed files of stage 1, read by stage 2 in seed order: chunk `c` comes from
+/// worker `c % N`'s file. [`SeedFiles::open`] checks every file first (same run,
+/// complete, size and checksum as its manifest says), so a bad file stops the run
+/// before it writes anything; each chunk's own checksum is checked again as it is read.
+pub struct SeedFiles {
+    layout: seeds::ChunkLayout,
+    files: Vec<(PathBuf, BufReader<File>)>,
+    next_chunk: u64,
+    next_seed: u64,
+    /// The decompressed records of the current chunk, whose first seed is `plain_first`.
+    plain: Vec<u8>,
+    plain_first: u64,
+    plain_seeds: u64,
+    head: [u8; seeds::HEADER_BYTES],
+    payload: Vec<u8>,
+    decompressor: zstd::bulk::Decompressor<'static>,
+    record_bytes: usize,
+    /// Workers of stage 1 (`N`).
+    pub workers: u64,
+}
+
+impl SeedFiles {
+    /// Opens and checks every seed file in `dir` against `expect` (the params of this
+    /// run) for boards of `cells` cells; `n_seeds` is the run's seed count.
+    pub fn open(
+        dir: &Path,
+        expect: &Params,
+        n_seeds: u64,
+        cells: usize,
+    ) -> Result<SeedFiles, SeedFileError> {
+        let io = |action, path: &Path| {
+            let path = path.to_path_buf();
+            move |error| SeedFileError::Io {
+                action,
+                path,
+                error,
+            }
+        };
+        let mut splits = std::collections::BTreeSet::new();
+        for entry in fs::read_dir(dir).map_err(io("reading", dir))? {
+            let entry = entry.map_err(io("reading", dir))?;
+            if let Some((_, n)) = seeds::parse_manifest_name(&entry.file_name().to_string_lossy()) {
+                splits.insert(n);
+            }
+        }
+        let workers = match (splits.first(), splits.last()) {
+            (None, _) | (_, None) => return Err(SeedFileError::NoSeedFiles(dir.to_path_buf())),
+            (Some(&a), Some(&b)) if a != b => {
+                return Err(SeedFileError::MixedSplits {
+                    dir: dir.to_path_buf(),
+                    a,
+                    b,
+                })
+            }
+            (Some(&n), _) => n,
+        };
+        let layout_of = |m: &SeedManifest| seeds::ChunkLayout {
+            n_seeds: m.n_seeds,
+            chunk_seeds: m.chunk_seeds,
+            workers,
+        };
+        let mut layout = None;
+        let mut files = Vec::new();
+        for k in 0..workers {
+            let mpath = seeds::manifest_path(dir, k, workers);
+            if !mpath.exists() {
+                return Err(SeedFileError::Missing {
+                    path: mpath,
+                    worker: k,
+                    workers,
+                });
+            }
+            let m = read_seed_manifest(&mpath)?;
+            let other = |what: &str| SeedFileError::OtherRun {
+                path: mpath.clone(),
+                what: what.to_string(),
+            };
+            if m.version != env!("CARGO_PKG_VERSION") {
+                return Err(other("the sudoku-factory version"));
+            }
+            if let Some(field) = m.params.seed_difference(expect) {
+                return Err(other(field));
+            }
+            if m.n_seeds != n_seeds {
+                return Err(other("the number of seeds"));
+            }
+            if (m.params.workers, m.params.worker) != (workers, k) || m.chunk_seeds == 0 {
+                return Err(SeedFileError::Corrupt {
+                    path: mpath,
+                    what: "its workers, worker or chunk size contradict its name".into(),
+                });
+            }
+            if *layout.get_or_insert(layout_of(&m)) != layout_of(&m) {
+                return Err(other("the chunk size"));
+            }
+            if !m.complete {
+                return Err(SeedFileError::Incomplete {
+                    path: mpath,
+                    worker: k,
+                    workers,
+                });
+            }
+            let path = seeds::data_path(dir, k, workers);
+            if !path.exists() {
+                return Err(SeedFileError::Missing {
+                    path,
+                    worker: k,
+                    workers,
+                });
+            }
+            let want_chunks = layout_of(&m).chunks_of(k).count() as u64;
+            let digest = digest_file(&path).map_err(|e| SeedFileError::Corrupt {
+                path: path.clone(),
+                what: e.to_string(),
+            })?;
+            if m.chunks != want_chunks
+                || digest.bytes != m.bytes
+                || format!("{:016x}", digest.xxh3) != m.xxh3
+            {
+                return Err(SeedFileError::Corrupt {
+                    path,
+                    what: "its size or checksum differs from its manifest".into(),
+                });
+            }
+            let file = File::open(&path).map_err(io("opening", &path))?;
+            files.push((path, BufReader::with_capacity(1 << 16, file)));
+        }
+        let layout = layout.expect("there is at least one worker");
+        Ok(SeedFiles {
+            layout,
+            files,
+            next_chunk: 0,
+            next_seed: 0,
+            plain: Vec::new(),
+            plain_first: 0,
+            plain_seeds: 0,
+            head: [0; seeds::HEADER_BYTES],
+            payload: Vec::new(),
+            decompressor: zstd::bulk::Decompressor::new()
+                .map_err(io("starting to decompress", dir))?,
+            record_bytes: seeds::record_bytes(cells),
+            workers,
+        })
+    }
+
+    /// Appends the first-round seeds `range` (boards like `empty`) to `out`. Ranges
+    /// must come in order, from seed 0, without gaps.
+    pub fn read_seeds<C: Copy + AsMut<[u8]>>(
+        &mut self,
+        range: std::ops::Range<u64>,
+        empty: C,
+        out: &mut Vec<SeedPuzzle<C>>,
+    ) -> Result<(), SeedFileError> {
+        assert_eq!(range.start, self.next_seed, "seed ranges are read in order");
+        for j in range {
+            if j >= self.plain_first + self.plain_seeds {
+                self.load_chunk()?;
+            }
+            let i = (j - self.plain_first) as usize;
+            let seed = seeds::decode_seed(&self.plain, i, empty)
+                .ok_or_else(|| self.corrupt("a chunk is shorter than it says"))?;
+            out.push(seed);
+            self.next_seed = j + 1;
+        }
+        Ok(())
+    }
+
+    fn corrupt(&self, what: &str) -> SeedFileError {
+        let w = self.layout.worker_of(self.next_chunk.saturating_sub(1));
+        SeedFileError::Corrupt {
+            path: self.files[w as usize].0.clone(),
+            what: what.to_string(),
+        }
+    }
+
+    fn load_chunk(&mut self) -> Result<(), SeedFileError> {
+        let c = self.next_chunk;
+        self.next_chunk += 1;
+        let want = self.layout.seeds_of(c);
+        let (path, file) = &mut self.files[self.layout.worker_of(c) as usize];
+        let h = read_chunk_record(file, &mut self.head, &mut self.payload).map_err(|error| {
+            SeedFileError::Io {
+                action: "reading",
+                path: path.clone(),
+                error,
+            }
+        })?;
+        let n = want.end - want.start;
+        match h {
+            Some(h) if h.chunk == c && h.first == want.start && u64::from(h.n_seeds) == n => {}
+            _ => return Err(self.corrupt(&format!("chunk {c} is missing or damaged"))),
+        }
+        self.plain.clear();
+        self.plain.reserve(n as usize * self.record_bytes);
+        let plain_len = self
+            .decompressor
+            .decompress_to_buffer(&self.payload, &mut self.plain)
+            .map_err(|e| self.corrupt(&format!("chunk {c}: {e}")))?;
+        if plain_len != n as usize * self.record_bytes {
+            return Err(self.corrupt(&format!("chunk {c} holds the wrong number of bytes")));
+        }
+        self.plain_first = want.start;
+        self.plain_seeds = n;
+        Ok(())
+    }
 }
 
 #[cfg(test)]

@@ -22,6 +22,7 @@ use std::time::{Duration, Instant};
 use serde::{Deserialize, Serialize};
 use xxhash_rust::xxh3::Xxh3;
 
+use crate::bank::seeds::{self, SeedManifest};
 use crate::engine::board::{Board, Rating};
 use crate::engine::grid::Size;
 
@@ -116,6 +117,10 @@ pub struct Params {
     pub seed_batch: Option<u64>,
     pub workers: u64,
     pub worker: u64,
+    /// Stage 2 of a staged run (`--stage expand`): the directory of stage 1's seed
+    /// files, as given on the command line.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub seeds: Option<String>,
     /// How a merged bank was made.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merge: Option<MergeParams>,
@@ -139,6 +144,7 @@ impl Default for Params {
             seed_batch: None,
             workers: 1,
             worker: 0,
+            seeds: None,
             merge: None,
         }
     }
@@ -153,14 +159,38 @@ impl Params {
             .ok_or_else(|| format!("size {} is not 4, 9, 16 or 25", self.size))
     }
 
-    /// The same run: equal params but for the worker split (`workers`, `worker`).
+    /// The same run: equal params but for the worker split (`workers`, `worker`) and
+    /// where a staged run's seeds were read from (`seeds`: the same bytes either way,
+    /// and each node may mount the directory under its own path).
     pub fn same_run(&self, other: &Params) -> bool {
         let strip = |p: &Params| Params {
             workers: 0,
             worker: 0,
+            seeds: None,
             ..p.clone()
         };
         strip(self) == strip(other)
+    }
+
+    /// The same seed population: equal params but for what only the expansion and
+    /// the split use (`workers`, `worker`, `shard_rows`, `zstd_level`, `seeds`). `None`
+    /// when equal, else the name of a field that differs.
+    pub fn seed_difference(&self, other: &Params) -> Option<&'static str> {
+        let (a, b) = (self, other);
+        let fields: [(&'static str, bool); 11] = [
+            ("size", a.size == b.size),
+            ("count", a.count == b.count),
+            ("seed", a.seed == b.seed),
+            ("variants", a.variants == b.variants),
+            ("fill", a.fill == b.fill),
+            ("carve", a.carve == b.carve),
+            ("symmetry", a.symmetry == b.symmetry),
+            ("bands", a.bands == b.bands),
+            ("difficulty", a.difficulty == b.difficulty),
+            ("max_attempts", a.max_attempts == b.max_attempts),
+            ("seed_batch", a.seed_batch == b.seed_batch),
+        ];
+        fields.iter().find(|(_, same)| !same).map(|(name, _)| *name)
     }
 }
 
@@ -737,6 +767,149 @@ impl Drop for BankWriter {
     }
 }
 
+/// Writes one stage-1 worker's seed file (format: [`crate::bank::seeds`]): chunk
+/// records appended to `seeds-K-of-N.bin.part` and flushed one by one (a killed
+/// worker keeps every complete chunk), then fsynced and renamed to `seeds-K-of-N.bin`,
+/// and only then the manifest marked complete with the file's size and checksum.
+pub struct SeedFileWriter {
+    dir: PathBuf,
+    part: PathBuf,
+    manifest: SeedManifest,
+    file: Hashing<BufWriter<File>>,
+}
+
+/// What a resumed seed file keeps: its valid chunks, their bytes and their hash so far
+/// (from [`crate::bank::reader::scan_seed_part`]).
+pub struct SeedScan {
+    pub chunks: u64,
+    pub bytes: u64,
+    pub hash: Xxh3,
+}
+
+impl SeedFileWriter {
+    /// Starts the seed file of worker `manifest.params.worker` of
+    /// `manifest.params.workers` in `dir` (created if missing); refuses to replace
+    /// that worker's files unless `force`. Other workers' files are never touched.
+    pub fn create(
+        dir: &Path,
+        manifest: SeedManifest,
+        force: bool,
+    ) -> Result<SeedFileWriter, SinkError> {
+        fs::create_dir_all(dir).map_err(io_err("creating", dir))?;
+        let (k, n) = (manifest.params.worker, manifest.params.workers);
+        let mine = [
+            seeds::manifest_path(dir, k, n),
+            seeds::data_path(dir, k, n),
+            seeds::part_path(dir, k, n),
+        ];
+        for path in &mine {
+            if path.exists() {
+                if !force {
+                    let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+                    return Err(SinkError::Occupied(
+                        dir.to_path_buf(),
+                        name.unwrap_or_default(),
+                    ));
+                }
+                fs::remove_file(path).map_err(io_err("removing old seed file", path))?;
+            }
+        }
+        let writer = SeedFileWriter::open(dir, manifest, None)?;
+        // Written before any chunk, so that a worker killed at any moment can resume.
+        writer.write_manifest()?;
+        Ok(writer)
+    }
+
+    /// Reopens an interrupted seed file: keeps the chunks `scan` found valid, cuts
+    /// off whatever follows them (a chunk half-written when the worker died).
+    pub fn resume(
+        dir: &Path,
+        manifest: SeedManifest,
+        scan: SeedScan,
+    ) -> Result<SeedFileWriter, SinkError> {
+        SeedFileWriter::open(dir, manifest, Some(scan))
+    }
+
+    fn open(
+        dir: &Path,
+        mut manifest: SeedManifest,
+        scan: Option<SeedScan>,
+    ) -> Result<SeedFileWriter, SinkError> {
+        let part = seeds::part_path(dir, manifest.params.worker, manifest.params.workers);
+        let file = fs::OpenOptions::new()
+            .create(true)
+            .write(true)
+            .truncate(scan.is_none())
+            .open(&part)
+            .map_err(io_err("opening", &part))?;
+        let scan = scan.unwrap_or(SeedScan {
+            chunks: 0,
+            bytes: 0,
+            hash: Xxh3::new(),
+        });
+        file.set_len(scan.bytes)
+            .map_err(io_err("cutting off an unfinished chunk of", &part))?;
+        let mut file = file;
+        io::Seek::seek(&mut file, io::SeekFrom::End(0)).map_err(io_err("seeking", &part))?;
+        manifest.chunks = scan.chunks;
+        manifest.complete = false;
+        Ok(SeedFileWriter {
+            dir: dir.to_path_buf(),
+            part,
+            manifest,
+            file: Hashing {
+                inner: BufWriter::with_capacity(1 << 16, file),
+                hash: scan.hash,
+                bytes: scan.bytes,
+            },
+        })
+    }
+
+    /// Chunks already in the file.
+    pub fn chunks(&self) -> u64 {
+        self.manifest.chunks
+    }
+
+    /// Appends one encoded chunk ([`seeds::encode_chunk`]) and hands it to the OS.
+    pub fn append(&mut self, record: &[u8]) -> Result<(), SinkError> {
+        self.file
+            .write_all(record)
+            .and_then(|()| self.file.flush())
+            .map_err(io_err("writing", &self.part))?;
+        self.manifest.chunks += 1;
+        Ok(())
+    }
+
+    /// Syncs the file, renames it to its final name and completes the manifest.
+    pub fn finish(mut self) -> Result<SeedManifest, SinkError> {
+        let (k, n) = (self.manifest.params.worker, self.manifest.params.workers);
+        let file = self.file.inner.into_inner().map_err(|e| SinkError::Io {
+            action: "flushing",
+            path: self.part.clone(),
+            source: e.into_error(),
+        })?;
+        file.sync_all().map_err(io_err("syncing", &self.part))?;
+        let path = seeds::data_path(&self.dir, k, n);
+        fs::rename(&self.part, &path).map_err(io_err("renaming seed file into place", &path))?;
+        sync_dir(&self.dir)?;
+        self.manifest.bytes = self.file.bytes;
+        self.manifest.xxh3 = format!("{:016x}", self.file.hash.digest());
+        self.manifest.complete = true;
+        let m = &self.manifest;
+        let mut json = serde_json::to_vec_pretty(m).expect("manifest serialises");
+        json.push(b'\n');
+        write_atomic(&self.dir, &seeds::manifest_path(&self.dir, k, n), &json)?;
+        Ok(self.manifest)
+    }
+
+    fn write_manifest(&self) -> Result<(), SinkError> {
+        let (k, n) = (self.manifest.params.worker, self.manifest.params.workers);
+        let mut json = serde_json::to_vec_pretty(&self.manifest).expect("manifest serialises");
+        json.push(b'\n');
+        write_atomic(&self.dir, &seeds::manifest_path(&self.dir, k, n), &json)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -789,9 +962,28 @@ mod tests {
             ..worker.clone()
         };
         assert!(worker.same_run(&other));
+        assert!(worker.same_run(&Params {
+            seeds: Some("/mnt/seeds".into()),
+            ..worker.clone()
+        }));
         assert!(!worker.same_run(&Params {
             seed: Some(10),
             ..worker.clone()
         }));
+        // Stage 2 may choose its own split, shards and compression, not its seeds.
+        let expand = Params {
+            shard_rows: 7,
+            zstd_level: 9,
+            workers: 5,
+            worker: 4,
+            seeds: Some("seeds".into()),
+            ..worker.clone()
+        };
+        assert_eq!(worker.seed_difference(&expand), None);
+        let other_seed = Params {
+            seed: Some(10),
+            ..worker.clone()
+        };
+        assert_eq!(worker.seed_difference(&other_seed), Some("seed"));
     }
 }

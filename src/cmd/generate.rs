@@ -9,15 +9,18 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::bank::sink::{self, BankWriter, Manifest, Params, SinkConfig};
+use crate::bank::reader::{self, SeedFiles};
+use crate::bank::seeds::{self, ChunkLayout, SeedManifest};
+use crate::bank::sink::{self, BankWriter, Manifest, Params, SeedFileWriter, SinkConfig};
 use crate::bank::ShardReader;
-use crate::cli::GenerateArgs;
+use crate::cli::{GenerateArgs, StageArg};
 use crate::engine::board::Board;
 use crate::engine::generate::{Carve, Fill, Symmetry};
 use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
 use crate::engine::nxn::census::{census4, CensusQuery};
-use crate::run::pipeline::{self, canonical_key, Output, Plan, Start, Summary};
+use crate::run::pipeline::{self, canonical_key, Output, PipelineError, Plan, Start, Summary};
+use crate::run::seed::SeedPuzzle;
 use crate::run::timing;
 
 use super::Outcome;
@@ -27,6 +30,8 @@ struct Job {
     plan: Plan,
     output: Output,
     dir: PathBuf,
+    /// Stage 2 of a staged run: the directory of stage 1's seed files.
+    seeds: Option<PathBuf>,
 }
 
 impl Job {
@@ -54,65 +59,71 @@ impl Job {
             seed_batch: Some(pipeline::SEED_BATCH),
             workers: self.output.workers,
             worker: self.output.worker,
+            seeds: self.seeds.as_ref().map(|d| d.display().to_string()),
             merge: None,
         }
     }
 
     /// Rebuilds the job a manifest was written for.
     fn from_manifest(dir: &Path, m: &Manifest) -> anyhow::Result<Job> {
-        if m.version != env!("CARGO_PKG_VERSION") {
+        Job::from_params(dir, &m.version, &m.params, sink::MANIFEST)
+    }
+
+    /// Rebuilds the job of `params`, read from the manifest `label` in `dir`, written
+    /// by sudoku-factory `version`.
+    fn from_params(dir: &Path, version: &str, p: &Params, label: &str) -> anyhow::Result<Job> {
+        if version != env!("CARGO_PKG_VERSION") {
             bail!(
                 "{} was written by sudoku-factory {}, this is {}; resume it with that version",
                 dir.display(),
-                m.version,
+                version,
                 env!("CARGO_PKG_VERSION")
             );
         }
-        let p = &m.params;
         // A merged bank has no generation params: it cannot be resumed.
-        fn need<T: Copy>(value: Option<T>, key: &str) -> anyhow::Result<T> {
-            value.with_context(|| format!("manifest.json: params.{key} is missing"))
+        fn need<T>(value: Option<T>, label: &str, key: &str) -> anyhow::Result<T> {
+            value.with_context(|| format!("{label}: params.{key} is missing"))
         }
         let text = |value: &Option<String>, key: &str| {
             value
                 .as_deref()
                 .map(str::to_string)
-                .with_context(|| format!("manifest.json: params.{key} is missing"))
+                .with_context(|| format!("{label}: params.{key} is missing"))
         };
-        if need(p.seed_batch, "seed_batch")? != pipeline::SEED_BATCH {
-            bail!("manifest.json: params.seed_batch differs from this build's; the bank cannot be resumed exactly");
+        if need(p.seed_batch, label, "seed_batch")? != pipeline::SEED_BATCH {
+            bail!("{label}: params.seed_batch differs from this build's; the run cannot be resumed exactly");
         }
         let size = p
             .board_size()
-            .map_err(|e| anyhow::anyhow!("manifest.json: params.{e}"))?;
+            .map_err(|e| anyhow::anyhow!("{label}: params.{e}"))?;
         let bands = BandTable::parse_for(&text(&p.bands, "bands")?, size)
-            .context("manifest.json: params.bands")?;
+            .with_context(|| format!("{label}: params.bands"))?;
         let selected = bands
             .select(&text(&p.difficulty, "difficulty")?)
-            .context("manifest.json: params.difficulty")?;
+            .with_context(|| format!("{label}: params.difficulty"))?;
         let fill_name = text(&p.fill, "fill")?;
         let fill_name = fill_name.as_str();
         let fill = Fill::from_name(fill_name)
-            .with_context(|| format!("manifest.json: unknown fill strategy {fill_name:?}"))?;
+            .with_context(|| format!("{label}: unknown fill strategy {fill_name:?}"))?;
         let carve_name = text(&p.carve, "carve")?;
         let carve_name = carve_name.as_str();
         let carve = Carve::from_name(carve_name)
-            .with_context(|| format!("manifest.json: unknown carve strategy {carve_name:?}"))?;
+            .with_context(|| format!("{label}: unknown carve strategy {carve_name:?}"))?;
         let symmetry_name = p.symmetry.as_str();
         let symmetry = Symmetry::from_name(symmetry_name)
-            .with_context(|| format!("manifest.json: unknown symmetry {symmetry_name:?}"))?;
+            .with_context(|| format!("{label}: unknown symmetry {symmetry_name:?}"))?;
         Ok(Job {
             plan: Plan {
                 size,
-                count: need(p.count, "count")?,
-                seed: need(p.seed, "seed")?,
+                count: need(p.count, label, "count")?,
+                seed: need(p.seed, label, "seed")?,
                 variants: p.variants,
                 fill,
                 carve,
                 symmetry,
                 bands,
                 selected,
-                max_attempts: need(p.max_attempts, "max_attempts")?,
+                max_attempts: need(p.max_attempts, label, "max_attempts")?,
             },
             output: Output {
                 shard_rows: p.shard_rows,
@@ -121,7 +132,65 @@ impl Job {
                 worker: p.worker,
             },
             dir: dir.to_path_buf(),
+            seeds: p.seeds.as_ref().map(PathBuf::from),
         })
+    }
+
+    /// The job the command line asks for (no `--resume`).
+    fn from_args(args: &GenerateArgs) -> anyhow::Result<Job> {
+        let bands = BandTable::parse_for(&args.bands, args.size).context("--bands")?;
+        let selected = bands.select(&args.difficulty).context("--difficulty")?;
+        let (carve, symmetry) = (Carve::from(args.carve), Symmetry::from(args.symmetry));
+        if !carve.supports_symmetry(symmetry) {
+            bail!(
+                "--symmetry {} needs --carve minimal or target: {} does not remove clues in orbits",
+                symmetry.name(),
+                carve.name()
+            );
+        }
+        let job = Job {
+            plan: Plan {
+                size: args.size,
+                count: args.count.context("--count is required")?,
+                seed: args.seed,
+                variants: args.variants,
+                fill: Fill::from(args.fill),
+                carve: Carve::from(args.carve),
+                symmetry: Symmetry::from(args.symmetry),
+                bands,
+                selected,
+                max_attempts: args.max_attempts,
+            },
+            output: Output {
+                shard_rows: args.shard_rows,
+                zstd_level: args.zstd_level,
+                workers: args.workers,
+                worker: worker_index(args)?,
+            },
+            dir: args.out.clone().context("--out is required")?,
+            seeds: args.seeds.clone(),
+        };
+        check_size_limits(&job.plan)?;
+        Ok(job)
+    }
+
+    /// Seeds of the whole run.
+    fn n_seeds(&self) -> u64 {
+        self.plan.count.div_ceil(u64::from(self.plan.variants))
+    }
+
+    /// Opens and checks stage 1's seed files, for stage 2 (`None` for a whole run).
+    fn seed_files(&self) -> anyhow::Result<Option<SeedFiles>> {
+        let Some(dir) = &self.seeds else {
+            return Ok(None);
+        };
+        let files = SeedFiles::open(
+            dir,
+            &self.params(),
+            self.n_seeds(),
+            self.plan.size.side().pow(2),
+        )?;
+        Ok(Some(files))
     }
 }
 
@@ -135,7 +204,16 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
         .build()
         .context("starting the worker threads")?;
 
-    let (job, writer, start) = match &args.resume {
+    if args.stage == StageArg::Seeds {
+        return pool.install(|| seed_stage(args));
+    }
+    if args.stage == StageArg::Expand && args.seeds.is_none() && args.resume.is_none() {
+        bail!("--stage expand needs --seeds DIR (the --out of `generate --stage seeds`)");
+    }
+    if args.resume.is_some() && (args.workers != 1 || args.worker.is_some()) {
+        bail!("--resume takes --workers and --worker from the manifest (only `--stage seeds --resume` needs them)");
+    }
+    let (job, writer, start, files) = match &args.resume {
         Some(dir) => {
             let manifest = crate::bank::read_manifest(dir)?;
             if manifest.complete {
@@ -149,6 +227,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
                 return Ok(Outcome::Clean);
             }
             let job = Job::from_manifest(dir, &manifest)?;
+            let files = job.seed_files()?;
             let start = resume_point(&job, &manifest)?;
             let config = SinkConfig {
                 dir: dir.clone(),
@@ -156,72 +235,32 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
                 force: false,
             };
             let writer = BankWriter::resume(config, manifest)?;
-            (job, writer, start)
+            (job, writer, start, files)
         }
         None => {
-            let bands = BandTable::parse_for(&args.bands, args.size).context("--bands")?;
-            let selected = bands.select(&args.difficulty).context("--difficulty")?;
-            let (carve, symmetry) = (Carve::from(args.carve), Symmetry::from(args.symmetry));
-            if !carve.supports_symmetry(symmetry) {
-                bail!(
-                    "--symmetry {} needs --carve minimal or target: {} does not remove clues in orbits",
-                    symmetry.name(),
-                    carve.name()
-                );
-            }
-            let job = Job {
-                plan: Plan {
-                    size: args.size,
-                    count: args.count.context("--count is required")?,
-                    seed: args.seed,
-                    variants: args.variants,
-                    fill: Fill::from(args.fill),
-                    carve: Carve::from(args.carve),
-                    symmetry: Symmetry::from(args.symmetry),
-                    bands,
-                    selected,
-                    max_attempts: args.max_attempts,
-                },
-                output: Output {
-                    shard_rows: args.shard_rows,
-                    zstd_level: args.zstd_level,
-                    workers: args.workers,
-                    worker: worker_index(args)?,
-                },
-                dir: args.out.clone().context("--out is required")?,
-            };
-            check_size_limits(&job.plan)?;
+            let job = Job::from_args(args)?;
+            let files = job.seed_files()?;
             let config = SinkConfig {
                 dir: job.dir.clone(),
                 shard_rows: job.output.shard_rows,
                 force: args.force,
             };
             let writer = BankWriter::create(config, job.params())?;
-            (job, writer, Start::default())
+            (job, writer, Start::default(), files)
         }
     };
 
-    let bar = if args.quiet {
-        ProgressBar::hidden()
-    } else {
-        ProgressBar::with_draw_target(Some(job.plan.count), ProgressDrawTarget::stderr())
-    };
-    bar.set_style(
-        ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {human_pos}/{human_len} rows  {per_sec}  ETA {eta}",
-        )
-        .expect("the template is valid")
-        .progress_chars("=> "),
-    );
+    let bar = progress_bar(args.quiet, job.plan.count, "rows");
     let first = start.id;
     bar.set_position(first);
     let progress = |rows: u64| bar.set_position(first + rows);
+    let mut files = files;
     let (summary, manifest, reports) = pool.install(|| {
-        crate::with_board!(job.plan.size, B => pipeline::run::<B>(
-            &job.plan,
+        crate::with_board!(job.plan.size, B => expand::<B>(
+            &job,
             writer,
-            job.output,
             start,
+            files.as_mut(),
             !args.no_histograms,
             &progress,
         ))
@@ -229,15 +268,186 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
     bar.finish_and_clear();
     sink::write_histograms(&job.dir, &reports)?;
     if !args.quiet {
-        eprint!(
-            "{}",
-            report(&job.plan, &summary, &manifest, first, &job.dir)
-        );
+        eprint!("{}", report(&job, &summary, &manifest, first));
         if !reports.is_empty() {
             eprint!("{}", timing::table(&reports));
         }
     }
     Ok(Outcome::Clean)
+}
+
+/// Runs the pipeline for boards `B`: the whole run, or stage 2 with the first-round
+/// seeds read from `files`.
+fn expand<B: Board>(
+    job: &Job,
+    writer: BankWriter,
+    start: Start,
+    files: Option<&mut SeedFiles>,
+    histograms: bool,
+    progress: &(dyn Fn(u64) + Sync),
+) -> Result<(Summary, Manifest, Vec<timing::StageReport>), PipelineError> {
+    let Some(files) = files else {
+        return pipeline::run::<B>(
+            &job.plan, writer, job.output, start, None, histograms, progress,
+        );
+    };
+    let mut read = |range: std::ops::Range<u64>| {
+        let mut seeds = Vec::with_capacity((range.end - range.start) as usize);
+        files.read_seeds(range, B::empty(), &mut seeds)?;
+        Ok(seeds)
+    };
+    pipeline::run::<B>(
+        &job.plan,
+        writer,
+        job.output,
+        start,
+        Some(&mut read),
+        histograms,
+        progress,
+    )
+}
+
+/// Stage 1 of a staged run (`--stage seeds`): this worker's chunks of first-round
+/// seeds into `OUT/seeds-K-of-N.bin`, or (`--resume OUT`) the chunks still missing.
+fn seed_stage(args: &GenerateArgs) -> anyhow::Result<Outcome> {
+    if args.seeds.is_some() {
+        bail!("--stage seeds makes seed files; --seeds is for --stage expand");
+    }
+    let (job, mut writer, chunk_seeds) = match &args.resume {
+        Some(dir) => {
+            let (workers, worker) = (args.workers, worker_index(args)?);
+            let path = seeds::manifest_path(dir, worker, workers);
+            if !path.exists() {
+                bail!(
+                    "{} does not exist: nothing to resume for worker {worker} of {workers} (same --workers as the first run?)",
+                    path.display()
+                );
+            }
+            let m = reader::read_seed_manifest(&path)?;
+            let label = path.display().to_string();
+            if m.complete {
+                if !args.quiet {
+                    eprintln!(
+                        "sudoku-factory: {label} is already complete ({} chunks)",
+                        m.chunks
+                    );
+                }
+                return Ok(Outcome::Clean);
+            }
+            let job = Job::from_params(dir, &m.version, &m.params, &label)?;
+            let layout = ChunkLayout {
+                n_seeds: job.n_seeds(),
+                chunk_seeds: m.chunk_seeds,
+                workers,
+            };
+            if m.n_seeds != layout.n_seeds || m.chunk_seeds == 0 {
+                bail!("{label}: n_seeds or chunk_seeds contradict the params; start this worker again without --resume");
+            }
+            let scan =
+                reader::scan_seed_part(&seeds::part_path(dir, worker, workers), &layout, worker)?;
+            let chunk_seeds = m.chunk_seeds;
+            (job, SeedFileWriter::resume(dir, m, scan)?, chunk_seeds)
+        }
+        None => {
+            let job = Job::from_args(args)?;
+            let mut params = job.params();
+            params.seeds = None;
+            let manifest = SeedManifest {
+                tool: env!("CARGO_PKG_NAME").to_string(),
+                version: env!("CARGO_PKG_VERSION").to_string(),
+                params,
+                chunk_seeds: seeds::CHUNK_SEEDS,
+                n_seeds: job.n_seeds(),
+                chunks: 0,
+                bytes: 0,
+                xxh3: String::new(),
+                complete: false,
+            };
+            let writer = SeedFileWriter::create(&job.dir, manifest, args.force)?;
+            (job, writer, seeds::CHUNK_SEEDS)
+        }
+    };
+    let (workers, worker) = (job.output.workers, job.output.worker);
+    let layout = ChunkLayout {
+        n_seeds: job.n_seeds(),
+        chunk_seeds,
+        workers,
+    };
+    let done = writer.chunks();
+    let todo: Vec<u64> = layout.chunks_of(worker).skip(done as usize).collect();
+    let ranges: Vec<_> = todo.iter().map(|&c| layout.seeds_of(c)).collect();
+    let total: u64 = layout
+        .chunks_of(worker)
+        .map(|c| layout.seeds_of(c).count() as u64)
+        .sum();
+    let bar = progress_bar(args.quiet, total, "seeds");
+    bar.set_position(total - ranges.iter().map(|r| r.end - r.start).sum::<u64>());
+    let summary = crate::with_board!(job.plan.size, B => make_seeds::<B>(&job.plan, &todo, &ranges, &mut writer, &bar))?;
+    bar.finish_and_clear();
+    let manifest = writer.finish()?;
+    if !args.quiet {
+        let path = seeds::data_path(&job.dir, worker, workers);
+        let secs = summary.elapsed.as_secs_f64();
+        eprintln!(
+            "sudoku-factory: stage 1, worker {worker} of {workers}: {} seeds made in {:.2} s ({:.0} seeds/s); {} holds {} chunks, {} bytes ({:.1} bytes/seed)",
+            summary.seeds,
+            secs,
+            summary.seeds as f64 / secs.max(1e-9),
+            path.display(),
+            manifest.chunks,
+            manifest.bytes,
+            manifest.bytes as f64 / total.max(1) as f64,
+        );
+        if done > 0 {
+            eprintln!("  resumed after {done} complete chunk(s)");
+        }
+    }
+    Ok(Outcome::Clean)
+}
+
+/// Makes the seed chunks `todo` (seeds `ranges`) of boards `B` and appends them to
+/// `writer`.
+fn make_seeds<B: Board>(
+    plan: &Plan,
+    todo: &[u64],
+    ranges: &[std::ops::Range<u64>],
+    writer: &mut SeedFileWriter,
+    bar: &ProgressBar,
+) -> Result<Summary, PipelineError> {
+    let mut compressor = zstd::bulk::Compressor::new(3).map_err(PipelineError::Compress)?;
+    let (mut plain, mut record) = (Vec::new(), Vec::new());
+    let mut emit = |i: usize, made: &[SeedPuzzle<B::Cells>]| -> Result<(), PipelineError> {
+        seeds::encode_chunk(
+            todo[i],
+            ranges[i].start,
+            made,
+            &mut compressor,
+            &mut plain,
+            &mut record,
+        )
+        .map_err(PipelineError::Compress)?;
+        writer.append(&record)?;
+        bar.inc(made.len() as u64);
+        Ok(())
+    };
+    pipeline::make_seed_chunks::<B>(plan, ranges, &mut emit)
+}
+
+/// The progress bar of `len` items on stderr (hidden with `--quiet`).
+fn progress_bar(quiet: bool, len: u64, unit: &str) -> ProgressBar {
+    let bar = if quiet {
+        ProgressBar::hidden()
+    } else {
+        ProgressBar::with_draw_target(Some(len), ProgressDrawTarget::stderr())
+    };
+    bar.set_style(
+        ProgressStyle::with_template(&format!(
+            "{{elapsed_precise}} [{{wide_bar}}] {{human_pos}}/{{human_len}} {unit}  {{per_sec}}  ETA {{eta}}"
+        ))
+        .expect("the template is valid")
+        .progress_chars("=> "),
+    );
+    bar
 }
 
 /// Refuses, before any work, what a board size cannot deliver: a fill strategy that
@@ -321,7 +531,9 @@ fn resume_point(job: &Job, manifest: &Manifest) -> anyhow::Result<Start> {
         }
     }
     let id = owned.next().map_or(job.plan.count, |s| s * out.shard_rows);
-    if out.workers > 1 {
+    // A worker's earlier seeds are elsewhere; stage 2 re-reads them from the seed
+    // files (cheap) rather than from the shards.
+    if out.workers > 1 || job.seeds.is_some() {
         return Ok(Start { id, seen: None });
     }
     let below = pipeline::batch_start_id(id, job.plan.variants);
@@ -391,7 +603,8 @@ fn worker_index(args: &GenerateArgs) -> anyhow::Result<u64> {
 }
 
 /// The final summary: rows, time, rate, seeds, and per band rows and attempts.
-fn report(plan: &Plan, s: &Summary, manifest: &Manifest, first: u64, out: &Path) -> String {
+fn report(job: &Job, s: &Summary, manifest: &Manifest, first: u64) -> String {
+    let (plan, out, staged) = (&job.plan, &job.dir, job.seeds.is_some());
     let secs = s.elapsed.as_secs_f64();
     let made = manifest.rows - first;
     let mut text = format!(
@@ -411,8 +624,13 @@ fn report(plan: &Plan, s: &Summary, manifest: &Manifest, first: u64, out: &Path)
     if first > 0 {
         text += &format!("  resumed at id {first}: {made} rows made in this run\n");
     }
+    let origin = if staged {
+        "read from the seed files"
+    } else {
+        "made"
+    };
     text += &format!(
-        "  seeds: {} made ({} puzzles per seed), {} dropped and replaced as duplicates by canonical form\n",
+        "  seeds: {} {origin} ({} puzzles per seed), {} dropped and replaced as duplicates by canonical form\n",
         s.seeds, plan.variants, s.seeds_dropped
     );
     text += &format!(

@@ -16,6 +16,12 @@
 //!    formatted to CSV bytes in parallel and handed, in id order, to one writer thread
 //!    through a bounded channel — so memory is bounded by the channel, whatever
 //!    `--count` is, and no lock is taken per row.
+//!
+//! A staged run (`--stage seeds`, then `--stage expand`) cuts step 1 where it can be
+//! cut: a seed's first-round candidate depends only on (`seed`, `j`), so stage 1
+//! ([`make_seed_chunks`]) makes the candidates of a worker's chunks and nothing else;
+//! stage 2 hands them to [`run`] ([`GivenSeeds`]) in place of making them, and the
+//! sequential replacement of duplicates runs unchanged — hence the same bytes.
 
 use std::cell::RefCell;
 use std::collections::HashSet;
@@ -23,6 +29,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use rayon::prelude::*;
 
+use crate::bank::seeds::SeedFileError;
 use crate::bank::sink::{self, BankWriter, FrameEncoder, FrameSender, Manifest, SinkError};
 use crate::engine::board::{Board, Rating};
 use crate::engine::generate::{Carve, Fill, Symmetry};
@@ -82,6 +89,8 @@ pub enum PipelineError {
     },
     #[error(transparent)]
     Sink(#[from] SinkError),
+    #[error(transparent)]
+    SeedFile(#[from] SeedFileError),
     #[error("compressing a block: {0}")]
     Compress(std::io::Error),
     #[error("the writer thread stopped unexpectedly")]
@@ -102,6 +111,19 @@ pub struct Summary {
     pub elapsed: Duration,
 }
 
+impl Summary {
+    /// Counts `seeds` (final ones) per band: seeds, attempts, most attempts.
+    fn count_seeds<C>(&mut self, seeds: &[SeedPuzzle<C>]) {
+        for s in seeds {
+            let b = s.band as usize;
+            self.band_seeds[b] += 1;
+            self.band_attempts[b] += u64::from(s.attempts);
+            self.band_max_attempts[b] = self.band_max_attempts[b].max(s.attempts);
+        }
+        self.seeds += seeds.len() as u64;
+    }
+}
+
 impl Plan {
     /// What making one seed needs of the plan.
     pub fn recipe(&self) -> Recipe<'_> {
@@ -117,22 +139,29 @@ impl Plan {
     }
 }
 
-/// Makes the seeds `range` of phase 1 with `make(j, round)`, replacing, in index
-/// order, every seed whose canonical form is already in `seen`. `wanted` is only for
-/// the error message.
+/// The first-round seeds `range` (`make(j, 0)` for every `j`), made in parallel.
+fn first_round<C: Send>(
+    make: &(dyn Fn(u64, u32) -> Result<SeedPuzzle<C>, PipelineError> + Sync),
+    range: std::ops::Range<u64>,
+) -> Result<Vec<SeedPuzzle<C>>, PipelineError> {
+    range.into_par_iter().map(|j| make(j, 0)).collect()
+}
+
+/// Resolves the duplicates of the seeds `range` of phase 1, given their first-round
+/// seeds `seeds` (made here, or read from stage 1's seed files): in index order, every
+/// seed whose canonical form is already in `seen` is replaced by `make(j, round)` of
+/// the next round, until the batch is all distinct. `wanted` is only for the error
+/// message.
 fn make_seed_batch<C: AsRef<[u8]> + Send>(
     make: &(dyn Fn(u64, u32) -> Result<SeedPuzzle<C>, PipelineError> + Sync),
+    mut seeds: Vec<SeedPuzzle<C>>,
     range: std::ops::Range<u64>,
     wanted: u64,
     max_rounds: u32,
     seen: &mut HashSet<u128>,
     summary: &mut Summary,
 ) -> Result<Vec<SeedPuzzle<C>>, PipelineError> {
-    let mut seeds = range
-        .clone()
-        .into_par_iter()
-        .map(|j| make(j, 0))
-        .collect::<Result<Vec<_>, _>>()?;
+    debug_assert_eq!(seeds.len() as u64, range.end - range.start);
     let mut pending: Vec<usize> = (0..seeds.len()).collect();
     for round in 1..=max_rounds + 1 {
         let mut dups = Vec::new();
@@ -162,13 +191,7 @@ fn make_seed_batch<C: AsRef<[u8]> + Send>(
         }
         pending = dups;
     }
-    for s in &seeds {
-        let b = s.band as usize;
-        summary.band_seeds[b] += 1;
-        summary.band_attempts[b] += u64::from(s.attempts);
-        summary.band_max_attempts[b] = summary.band_max_attempts[b].max(s.attempts);
-    }
-    summary.seeds += seeds.len() as u64;
+    summary.count_seeds(&seeds);
     Ok(seeds)
 }
 
@@ -383,6 +406,60 @@ pub fn batch_start_id(id: u64, variants: u32) -> u64 {
     (id / k) / SEED_BATCH * SEED_BATCH * k
 }
 
+/// Stage 2 of a staged run: reads the first-round seeds of a batch (a range of seed
+/// indices, asked for in order) from stage 1's seed files.
+pub type GivenSeeds<'a, C> =
+    &'a mut dyn FnMut(std::ops::Range<u64>) -> Result<Vec<SeedPuzzle<C>>, PipelineError>;
+
+/// Where stage 1 hands the seeds of chunk `i`, in chunk order.
+pub type ChunkSink<'a, C> = &'a mut dyn FnMut(usize, &[SeedPuzzle<C>]) -> Result<(), PipelineError>;
+
+/// Stage 1 of a staged run: makes the first-round seeds of `chunks` (ranges of seed
+/// indices, in order) in parallel, in waves of about a batch, and hands each chunk's
+/// seeds, in order, to `emit(i, seeds)` (`i` indexes `chunks`). No deduplication: that
+/// is stage 2's, in seed order. Returns the counters for the summary.
+pub fn make_seed_chunks<B: Board>(
+    plan: &Plan,
+    chunks: &[std::ops::Range<u64>],
+    emit: ChunkSink<'_, B::Cells>,
+) -> Result<Summary, PipelineError> {
+    let started = Instant::now();
+    let n_bands = plan.bands.bands().len();
+    let mut summary = Summary {
+        band_rows: vec![0; n_bands],
+        band_seeds: vec![0; n_bands],
+        band_attempts: vec![0; n_bands],
+        band_max_attempts: vec![0; n_bands],
+        ..Summary::default()
+    };
+    let recipe = plan.recipe();
+    let mut i = 0;
+    let mut indices = Vec::new();
+    while i < chunks.len() {
+        // A wave: whole chunks, about SEED_BATCH seeds, so every core has work.
+        let mut end = i;
+        indices.clear();
+        while end < chunks.len() && (indices.len() as u64) < SEED_BATCH {
+            indices.extend(chunks[end].clone());
+            end += 1;
+        }
+        let seeds = indices
+            .par_iter()
+            .map(|&j| make_seed::<B>(&recipe, j, 0))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut rest = seeds.as_slice();
+        for (c, range) in chunks.iter().enumerate().take(end).skip(i) {
+            let (mine, after) = rest.split_at((range.end - range.start) as usize);
+            emit(c, mine)?;
+            rest = after;
+        }
+        summary.count_seeds(&seeds);
+        i = end;
+    }
+    summary.elapsed = started.elapsed();
+    Ok(summary)
+}
+
 /// Per-stage recorders of the producer thread (fill, carve, canon, expand).
 struct Recorders {
     fill: StageRecorder,
@@ -399,6 +476,7 @@ pub fn run<B: Board>(
     writer: BankWriter,
     output: Output,
     start: Start,
+    mut given: Option<GivenSeeds<'_, B::Cells>>,
     histograms: bool,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(Summary, Manifest, Vec<StageReport>), PipelineError> {
@@ -438,15 +516,22 @@ pub fn run<B: Board>(
             let batch_end = n_seeds.min(batch_start + SEED_BATCH);
             let recipe = plan.recipe();
             let make = |j, round| Ok(make_seed::<B>(&recipe, j, round)?);
+            let range = batch_start..batch_end;
+            let first = match given.as_mut() {
+                Some(read) => read(range.clone())?,
+                None => first_round(&make, range.clone())?,
+            };
             let seeds = make_seed_batch(
                 &make,
-                batch_start..batch_end,
+                first,
+                range,
                 n_seeds,
                 max_rounds(plan.size),
                 &mut seen,
                 &mut summary,
             )?;
-            if let Some(r) = rec.as_mut() {
+            // Seeds read from stage 1's files carry no timings: only those made here do.
+            if let Some(r) = rec.as_mut().filter(|_| given.is_none()) {
                 for s in &seeds {
                     let n = u64::from(s.attempts);
                     r.fill.record(s.fill_time, n);
@@ -525,12 +610,10 @@ pub fn run<B: Board>(
     summary.elapsed = started.elapsed();
     let mut reports = Vec::new();
     if let Some(r) = rec {
-        reports.extend([
-            r.fill.finish(),
-            r.carve.finish(),
-            r.canon.finish(),
-            r.expand.finish(),
-        ]);
+        if given.is_none() {
+            reports.extend([r.fill.finish(), r.carve.finish(), r.canon.finish()]);
+        }
+        reports.push(r.expand.finish());
     }
     if let Some(w) = write_rec {
         reports.push(w.finish());
@@ -551,6 +634,19 @@ mod tests {
             band_max_attempts: vec![0; n_bands],
             ..Summary::default()
         }
+    }
+
+    /// The first round and its duplicates resolved, as `run` does it.
+    fn batch<C: AsRef<[u8]> + Send>(
+        make: &(dyn Fn(u64, u32) -> Result<SeedPuzzle<C>, PipelineError> + Sync),
+        range: std::ops::Range<u64>,
+        wanted: u64,
+        max_rounds: u32,
+        seen: &mut HashSet<u128>,
+        summary: &mut Summary,
+    ) -> Result<Vec<SeedPuzzle<C>>, PipelineError> {
+        let first = first_round(make, range.clone())?;
+        make_seed_batch(make, first, range, wanted, max_rounds, seen, summary)
     }
 
     /// A fake seed maker whose seeds fall into `classes` canonical classes.
@@ -579,7 +675,7 @@ mod tests {
     fn duplicate_seeds_are_replaced_until_distinct() {
         let mut seen = HashSet::new();
         let mut s = summary(1);
-        let seeds = make_seed_batch(&fake(50), 0..40, 40, 64, &mut seen, &mut s).unwrap();
+        let seeds = batch(&fake(50), 0..40, 40, 64, &mut seen, &mut s).unwrap();
         let distinct: HashSet<_> = seeds.iter().map(|s| s.canonical).collect();
         assert_eq!(distinct.len(), 40);
         assert!(
@@ -587,7 +683,7 @@ mod tests {
             "the fake maker collides by construction"
         );
         // Deterministic: the same batch again gives the same seeds.
-        let again = make_seed_batch(
+        let again = batch(
             &fake(50),
             0..40,
             40,
@@ -604,8 +700,7 @@ mod tests {
 
     #[test]
     fn a_too_small_seed_space_is_an_error_that_counts_what_exists() {
-        let err = make_seed_batch(&fake(5), 0..8, 8, 64, &mut HashSet::new(), &mut summary(1))
-            .unwrap_err();
+        let err = batch(&fake(5), 0..8, 8, 64, &mut HashSet::new(), &mut summary(1)).unwrap_err();
         assert!(
             matches!(
                 err,

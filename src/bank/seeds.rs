@@ -1,0 +1,332 @@
+//! The seed files of a staged run (`generate --stage seeds`, then `--stage expand`):
+//! the format only — names, the manifest, the chunk layout and the byte encoding of a
+//! chunk. No file is opened here: `bank::sink` writes seed files, `bank::reader`
+//! reads them.
+//!
+//! Stage 1 cuts the seed indices `0..n_seeds` into chunks of `chunk_seeds` (the last
+//! one shorter); worker `K` of `N` makes the chunks `c` with `c % N == K`, each seed
+//! `j` with its first-round stream only (`make_seed(j, 0)`, which depends on nothing
+//! else), and appends them, in chunk order, to `DIR/seeds-K-of-N.bin`. Duplicate
+//! seeds are *not* resolved here: that is sequential (later seeds depend on earlier
+//! ones), cheap, and done identically by every stage-2 worker.
+//!
+//! A file is a sequence of chunk records, each a fixed header and a zstd frame:
+//!
+//! ```text
+//! magic "SFSD" | format u32 | chunk u64 | first seed u64 | seeds u32 | payload bytes u32
+//! | xxh3-64 u64 of (the 32 header bytes before it ++ payload) | payload
+//! ```
+//!
+//! all little-endian. The payload decompresses to one record per seed: puzzle,
+//! solution and canonical form (one byte per cell each), clues u16, band u8,
+//! attempts u32. A record is checked on its own (its checksum, its position), so a
+//! killed worker keeps every complete chunk and redoes only the rest; the manifest
+//! `DIR/seeds-K-of-N.json` then adds the size and checksum of the whole file.
+//! While stage 1 runs the file is `DIR/seeds-K-of-N.bin.part`: a file under its final
+//! name is always complete.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::bank::sink::Params;
+use crate::run::seed::SeedPuzzle;
+
+/// Seeds per chunk of stage 1: the unit of resumption. Not part of the determinism
+/// contract (a bank's bytes do not depend on it); the manifest records it.
+pub const CHUNK_SEEDS: u64 = 128;
+/// Bytes of a chunk header.
+pub const HEADER_BYTES: usize = 40;
+const MAGIC: &[u8; 4] = b"SFSD";
+const FORMAT: u32 = 1;
+/// Largest payload a header may announce: far above any real chunk (128 seeds of
+/// 25×25 are under 250 KB plain), so a corrupt length is refused before allocating.
+const MAX_PAYLOAD: u32 = 1 << 26;
+
+/// The file name stem of worker `worker` of `workers`: `seeds-K-of-N`.
+pub fn stem(worker: u64, workers: u64) -> String {
+    format!("seeds-{worker}-of-{workers}")
+}
+
+/// The seed file of a worker, complete: `DIR/seeds-K-of-N.bin`.
+pub fn data_path(dir: &Path, worker: u64, workers: u64) -> PathBuf {
+    dir.join(format!("{}.bin", stem(worker, workers)))
+}
+
+/// The seed file of a worker while stage 1 runs: `DIR/seeds-K-of-N.bin.part`.
+pub fn part_path(dir: &Path, worker: u64, workers: u64) -> PathBuf {
+    dir.join(format!("{}.bin.part", stem(worker, workers)))
+}
+
+/// The manifest of a worker's seed file: `DIR/seeds-K-of-N.json`.
+pub fn manifest_path(dir: &Path, worker: u64, workers: u64) -> PathBuf {
+    dir.join(format!("{}.json", stem(worker, workers)))
+}
+
+/// `(K, N)` of a seed manifest's file name `seeds-K-of-N.json`.
+pub fn parse_manifest_name(name: &str) -> Option<(u64, u64)> {
+    let rest = name.strip_prefix("seeds-")?.strip_suffix(".json")?;
+    let (k, n) = rest.split_once("-of-")?;
+    Some((k.parse().ok()?, n.parse().ok()?))
+}
+
+/// `DIR/seeds-K-of-N.json`: what made a seed file, and (once complete) its size and
+/// checksum.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SeedManifest {
+    pub tool: String,
+    pub version: String,
+    /// The run's parameters, as a bank's manifest records them; `workers` and
+    /// `worker` are stage 1's.
+    pub params: Params,
+    pub chunk_seeds: u64,
+    /// Seeds of the whole run (all workers).
+    pub n_seeds: u64,
+    /// Chunks in this file (this worker's share).
+    pub chunks: u64,
+    pub bytes: u64,
+    /// XXH3-64 of the whole file, lowercase hex.
+    pub xxh3: String,
+    pub complete: bool,
+}
+
+/// The chunk layout of stage 1.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkLayout {
+    pub n_seeds: u64,
+    pub chunk_seeds: u64,
+    pub workers: u64,
+}
+
+impl ChunkLayout {
+    /// Chunks of the whole run.
+    pub fn n_chunks(&self) -> u64 {
+        self.n_seeds.div_ceil(self.chunk_seeds)
+    }
+
+    /// The seed indices of chunk `c`.
+    pub fn seeds_of(&self, c: u64) -> std::ops::Range<u64> {
+        let start = c * self.chunk_seeds;
+        start..self.n_seeds.min(start + self.chunk_seeds)
+    }
+
+    /// The worker whose file holds chunk `c`.
+    pub fn worker_of(&self, c: u64) -> u64 {
+        c % self.workers
+    }
+
+    /// The chunks of `worker`, in file order.
+    pub fn chunks_of(&self, worker: u64) -> impl Iterator<Item = u64> {
+        (worker..self.n_chunks()).step_by(self.workers as usize)
+    }
+}
+
+/// Why seed files cannot be used. Every message names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum SeedFileError {
+    #[error("{path} is missing: worker {worker} of stage 1 (`generate --stage seeds --workers {workers}`) has not finished; run or resume it")]
+    Missing {
+        path: PathBuf,
+        worker: u64,
+        workers: u64,
+    },
+    #[error("{path} is not complete: worker {worker} of stage 1 has not finished; resume it with `generate --stage seeds --resume DIR --workers {workers} --worker {worker}`")]
+    Incomplete {
+        path: PathBuf,
+        worker: u64,
+        workers: u64,
+    },
+    #[error("{path} belongs to another run ({what} differs); stage 2 must be given the options of stage 1")]
+    OtherRun { path: PathBuf, what: String },
+    #[error("{path} is corrupt: {what}; make it again with `generate --stage seeds` (the other workers' files stay valid)")]
+    Corrupt { path: PathBuf, what: String },
+    #[error(
+        "no seed files (seeds-K-of-N.json) in {0}; run `generate --stage seeds` into it first"
+    )]
+    NoSeedFiles(PathBuf),
+    #[error("{dir} holds seed files of two stage-1 splits ({a} and {b} workers); keep one")]
+    MixedSplits { dir: PathBuf, a: u64, b: u64 },
+    #[error("{action} {path}: {error}")]
+    Io {
+        action: &'static str,
+        path: PathBuf,
+        error: std::io::Error,
+    },
+}
+
+/// A chunk header, decoded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChunkHeader {
+    pub chunk: u64,
+    pub first: u64,
+    pub n_seeds: u32,
+    pub payload_bytes: u32,
+    pub xxh3: u64,
+}
+
+impl ChunkHeader {
+    /// Decodes a header; `None` unless it starts with the magic and this format.
+    pub fn decode(bytes: &[u8; HEADER_BYTES]) -> Option<ChunkHeader> {
+        let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
+        let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
+        if &bytes[..4] != MAGIC || u32_at(4) != FORMAT || u32_at(28) > MAX_PAYLOAD {
+            return None;
+        }
+        Some(ChunkHeader {
+            chunk: u64_at(8),
+            first: u64_at(16),
+            n_seeds: u32_at(24),
+            payload_bytes: u32_at(28),
+            xxh3: u64_at(32),
+        })
+    }
+
+    /// True when `payload` is the one this header's checksum covers.
+    pub fn checks(&self, header: &[u8; HEADER_BYTES], payload: &[u8]) -> bool {
+        checksum(&header[..32], payload) == self.xxh3
+    }
+}
+
+fn checksum(head: &[u8], payload: &[u8]) -> u64 {
+    let mut h = xxhash_rust::xxh3::Xxh3::new();
+    h.update(head);
+    h.update(payload);
+    h.digest()
+}
+
+/// Bytes of one seed's record for boards of `cells` cells.
+pub fn record_bytes(cells: usize) -> usize {
+    3 * cells + 7
+}
+
+/// Encodes chunk `chunk` (seeds `first..first + seeds.len()`) into `out` (cleared
+/// first): the header and the compressed records. `plain` is scratch, reused.
+pub fn encode_chunk<C: AsRef<[u8]>>(
+    chunk: u64,
+    first: u64,
+    seeds: &[SeedPuzzle<C>],
+    compressor: &mut zstd::bulk::Compressor<'_>,
+    plain: &mut Vec<u8>,
+    out: &mut Vec<u8>,
+) -> std::io::Result<()> {
+    plain.clear();
+    for s in seeds {
+        plain.extend_from_slice(s.puzzle.as_ref());
+        plain.extend_from_slice(s.solution.as_ref());
+        plain.extend_from_slice(s.canonical.as_ref());
+        plain.extend_from_slice(&s.n_clues.to_le_bytes());
+        plain.push(s.band);
+        plain.extend_from_slice(&s.attempts.to_le_bytes());
+    }
+    // One allocation per chunk (not per seed) for the compressed bytes.
+    let compressed = compressor.compress(plain)?;
+    out.clear();
+    out.resize(HEADER_BYTES, 0);
+    out.extend_from_slice(&compressed);
+    let n = u32::try_from(seeds.len()).expect("a chunk holds at most CHUNK_SEEDS seeds");
+    let payload_bytes = u32::try_from(compressed.len())
+        .ok()
+        .filter(|&b| b <= MAX_PAYLOAD)
+        .ok_or_else(|| std::io::Error::other("a seed chunk compressed to more than 64 MiB"))?;
+    out[..4].copy_from_slice(MAGIC);
+    out[4..8].copy_from_slice(&FORMAT.to_le_bytes());
+    out[8..16].copy_from_slice(&chunk.to_le_bytes());
+    out[16..24].copy_from_slice(&first.to_le_bytes());
+    out[24..28].copy_from_slice(&n.to_le_bytes());
+    out[28..32].copy_from_slice(&payload_bytes.to_le_bytes());
+    let sum = checksum(&out[..32], &out[HEADER_BYTES..]);
+    out[32..40].copy_from_slice(&sum.to_le_bytes());
+    Ok(())
+}
+
+/// Decodes seed `i` of a decompressed chunk payload (boards like `empty`), or `None`
+/// when the payload is too short. Timings are not stored: they are zero.
+pub fn decode_seed<C: Copy + AsMut<[u8]>>(
+    plain: &[u8],
+    i: usize,
+    empty: C,
+) -> Option<SeedPuzzle<C>> {
+    let mut puzzle = empty;
+    let cells = puzzle.as_mut().len();
+    let rec = plain.get(i * record_bytes(cells)..(i + 1) * record_bytes(cells))?;
+    let (mut solution, mut canonical) = (empty, empty);
+    puzzle.as_mut().copy_from_slice(&rec[..cells]);
+    solution.as_mut().copy_from_slice(&rec[cells..2 * cells]);
+    canonical
+        .as_mut()
+        .copy_from_slice(&rec[2 * cells..3 * cells]);
+    let tail = &rec[3 * cells..];
+    Some(SeedPuzzle {
+        puzzle,
+        solution,
+        canonical,
+        n_clues: u16::from_le_bytes([tail[0], tail[1]]),
+        band: tail[2],
+        attempts: u32::from_le_bytes([tail[3], tail[4], tail[5], tail[6]]),
+        fill_time: std::time::Duration::ZERO,
+        carve_time: std::time::Duration::ZERO,
+        canon_time: std::time::Duration::ZERO,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seed(i: u8) -> SeedPuzzle<[u8; 16]> {
+        SeedPuzzle {
+            puzzle: [i; 16],
+            solution: [i + 1; 16],
+            canonical: [i + 2; 16],
+            n_clues: 7,
+            band: 1,
+            attempts: 3,
+            fill_time: std::time::Duration::ZERO,
+            carve_time: std::time::Duration::ZERO,
+            canon_time: std::time::Duration::ZERO,
+        }
+    }
+
+    #[test]
+    fn a_chunk_round_trips_and_its_checksum_catches_a_flipped_byte() {
+        let seeds = [seed(1), seed(5)];
+        let mut c = zstd::bulk::Compressor::new(3).unwrap();
+        let (mut plain, mut out) = (Vec::new(), Vec::new());
+        encode_chunk(7, 896, &seeds, &mut c, &mut plain, &mut out).unwrap();
+        let head: [u8; HEADER_BYTES] = out[..HEADER_BYTES].try_into().unwrap();
+        let h = ChunkHeader::decode(&head).unwrap();
+        assert_eq!((h.chunk, h.first, h.n_seeds), (7, 896, 2));
+        assert_eq!(h.payload_bytes as usize, out.len() - HEADER_BYTES);
+        assert!(h.checks(&head, &out[HEADER_BYTES..]));
+        let back = zstd::bulk::decompress(&out[HEADER_BYTES..], 1 << 20).unwrap();
+        let s = decode_seed(&back, 1, [0u8; 16]).unwrap();
+        assert_eq!(
+            (s.puzzle, s.solution, s.canonical),
+            ([5; 16], [6; 16], [7; 16])
+        );
+        assert_eq!((s.n_clues, s.band, s.attempts), (7, 1, 3));
+        assert!(decode_seed(&back, 2, [0u8; 16]).is_none());
+        let mut bad = out.clone();
+        *bad.last_mut().unwrap() ^= 1;
+        assert!(!h.checks(&head, &bad[HEADER_BYTES..]));
+    }
+
+    #[test]
+    fn chunks_are_dealt_round_robin_and_cover_every_seed() {
+        let l = ChunkLayout {
+            n_seeds: 1000,
+            chunk_seeds: 128,
+            workers: 3,
+        };
+        assert_eq!(l.n_chunks(), 8);
+        assert_eq!(l.chunks_of(1).collect::<Vec<_>>(), [1, 4, 7]);
+        assert_eq!(l.seeds_of(7), 896..1000);
+        let total: u64 = (0..3)
+            .flat_map(|k| l.chunks_of(k))
+            .map(|c| l.seeds_of(c).count() as u64)
+            .sum();
+        assert_eq!(total, 1000);
+        assert_eq!(parse_manifest_name("seeds-2-of-3.json"), Some((2, 3)));
+        assert_eq!(parse_manifest_name("seeds-2-of-3.bin"), None);
+    }
+}

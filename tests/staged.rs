@@ -1,0 +1,378 @@
+//! Staged runs (`generate --stage seeds`, then `--stage expand`): the seed stage split
+//! across workers too, and still the bytes of one process — with real duplicate seeds
+//! across workers, after a kill -9 in either stage, and never from a seed file that is
+//! missing, damaged or from another run.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{factory, generate, resume, Gen};
+use predicates::prelude::*;
+use sudoku_factory::bank::read_manifest;
+use sudoku_factory::bank::reader::{read_seed_manifest, SeedFiles};
+use sudoku_factory::bank::seeds::{manifest_path, ChunkLayout};
+
+/// `generate ARGS --stage seeds --workers N --worker K --out DIR`, or worker K's index
+/// from `$SLURM_ARRAY_TASK_ID` when `from_env`.
+fn stage1(run: &[&str], dir: &Path, n: u64, k: u64, from_env: bool) -> Command {
+    stage(
+        generate(dir).args(run).args(["--stage", "seeds"]),
+        n,
+        k,
+        from_env,
+    )
+}
+
+/// `generate ARGS --seeds SEEDS --workers N --worker K --out OUT`.
+fn stage2(run: &[&str], seeds: &Path, out: &Path, n: u64, k: u64, from_env: bool) -> Command {
+    let gen = generate(out).args(run).arg("--seeds").arg(seeds);
+    stage(gen, n, k, from_env)
+}
+
+fn stage(gen: Gen, n: u64, k: u64, from_env: bool) -> Command {
+    let mut cmd = gen.args(["--workers", &n.to_string()]).std_cmd();
+    cmd.env_remove("SLURM_ARRAY_TASK_ID")
+        .env_remove("JOB_COMPLETION_INDEX");
+    if from_env {
+        cmd.env("SLURM_ARRAY_TASK_ID", k.to_string());
+    } else {
+        cmd.args(["--worker", &k.to_string()]);
+    }
+    cmd
+}
+
+/// Runs the commands at once, as a job array would, and asserts that all succeeded.
+fn run_all(cmds: Vec<Command>) {
+    let children: Vec<_> = cmds.into_iter().map(|mut c| c.spawn().unwrap()).collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+}
+
+/// Both stages with `n` workers each (worker 1 reading its index from
+/// `SLURM_ARRAY_TASK_ID`), then `merge`: the merged bank's directory.
+fn staged_bank(run: &[&str], dir: &Path, n: u64) -> PathBuf {
+    let seeds = dir.join("seeds");
+    run_all((0..n).map(|k| stage1(run, &seeds, n, k, k == 1)).collect());
+    let outs: Vec<_> = (0..n).map(|k| dir.join(format!("w{k}"))).collect();
+    run_all(
+        (0..n)
+            .map(|k| stage2(run, &seeds, &outs[k as usize], n, k, k == 1))
+            .collect(),
+    );
+    let merged = dir.join("merged");
+    factory()
+        .arg("merge")
+        .arg(&merged)
+        .args(&outs)
+        .arg("-q")
+        .assert()
+        .success();
+    merged
+}
+
+/// Asserts that the shards of `b` are those of `a`, byte for byte, and no others.
+fn assert_same_shards(a: &Path, b: &Path) {
+    let (ma, mb) = (read_manifest(a).unwrap(), read_manifest(b).unwrap());
+    assert!(ma.complete && mb.complete);
+    let names = |m: &sudoku_factory::bank::sink::Manifest| {
+        m.shards.iter().map(|s| s.file.clone()).collect::<Vec<_>>()
+    };
+    assert_eq!(names(&ma), names(&mb));
+    for s in &ma.shards {
+        assert!(
+            std::fs::read(a.join(&s.file)).unwrap() == std::fs::read(b.join(&s.file)).unwrap(),
+            "{} differs",
+            s.file
+        );
+    }
+}
+
+fn single_bank(run: &[&str], dir: &Path) -> PathBuf {
+    generate(dir.join("single")).args(run).bank()
+}
+
+const V1: &[&str] = &[
+    "--count",
+    "3000",
+    "--variants",
+    "1",
+    "--seed",
+    "5",
+    "--shard-rows",
+    "500",
+];
+
+#[test]
+fn three_workers_per_stage_make_the_single_bank_at_variants_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let single = single_bank(V1, dir.path());
+    let merged = staged_bank(V1, dir.path(), 3);
+    assert_same_shards(&single, &merged);
+    // Each stage-1 worker made only its share: 8 of the 24 chunks of 128 seeds.
+    for (k, chunks) in [(0, 8), (1, 8), (2, 8)] {
+        let m = read_seed_manifest(&manifest_path(&dir.path().join("seeds"), k, 3)).unwrap();
+        assert!(m.complete);
+        assert_eq!(m.chunks, chunks, "worker {k}");
+    }
+}
+
+#[test]
+fn three_workers_per_stage_make_the_single_bank_at_variants_50() {
+    let run = [
+        "--count",
+        "30000",
+        "--variants",
+        "50",
+        "--seed",
+        "8",
+        "--shard-rows",
+        "2000",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let single = single_bank(&run, dir.path());
+    let merged = staged_bank(&run, dir.path(), 3);
+    assert_same_shards(&single, &merged);
+}
+
+#[test]
+fn duplicate_seeds_across_workers_are_resolved_as_one_process_does() {
+    // 1500 seeds in a band of only 2020 classes, over two seed batches: duplicates
+    // are everywhere, within a batch and across batches, across workers' chunks.
+    let run = [
+        "--size",
+        "4",
+        "--difficulty",
+        "medium",
+        "--count",
+        "1500",
+        "--variants",
+        "1",
+        "--seed",
+        "3",
+        "--shard-rows",
+        "200",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let single = single_bank(&run, dir.path());
+    let merged = staged_bank(&run, dir.path(), 3);
+    assert_same_shards(&single, &merged);
+
+    // The first-round seeds in the files collide across workers: find such a pair.
+    let seeds = dir.path().join("seeds");
+    let m = read_seed_manifest(&manifest_path(&seeds, 0, 3)).unwrap();
+    let mut files = SeedFiles::open(&seeds, &m.params, 1500, 16).unwrap();
+    let mut first = Vec::new();
+    files.read_seeds(0..1500, [0u8; 16], &mut first).unwrap();
+    let layout = ChunkLayout {
+        n_seeds: 1500,
+        chunk_seeds: m.chunk_seeds,
+        workers: 3,
+    };
+    let worker = |j: u64| layout.worker_of(j / m.chunk_seeds);
+    let mut owner: HashMap<[u8; 16], u64> = HashMap::new();
+    let (mut cross_worker, mut cross_batch) = (0, 0);
+    for (j, s) in first.iter().enumerate() {
+        let j = j as u64;
+        if let Some(&i) = owner.get(&s.canonical) {
+            cross_worker += u64::from(worker(i) != worker(j));
+            cross_batch += u64::from(i / 1024 != j / 1024);
+        } else {
+            owner.insert(s.canonical, j);
+        }
+    }
+    assert!(
+        cross_worker > 0,
+        "no duplicate spans two workers' seed files"
+    );
+    assert!(cross_batch > 0, "no duplicate spans two seed batches");
+
+    // And stage 2 says it replaced them (every worker the same number).
+    let loud = generate(dir.path().join("loud"))
+        .args(run)
+        .args(["--seeds"])
+        .arg(&seeds)
+        .args(["--workers", "3", "--worker", "0"])
+        .loud()
+        .run();
+    let stderr = String::from_utf8_lossy(&loud.get_output().stderr).into_owned();
+    let dropped: u64 = stderr
+        .split("seeds: 1500 read from the seed files (1 puzzles per seed), ")
+        .nth(1)
+        .and_then(|rest| rest.split(' ').next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or_else(|| panic!("no seed count in the summary:\n{stderr}"));
+    assert!(
+        dropped >= cross_worker,
+        "{dropped} < {cross_worker}\n{stderr}"
+    );
+}
+
+/// Spawns `cmd`, waits until `ready()` (or 120 s), then kills it with SIGKILL.
+/// Returns whether it was still running when killed.
+fn kill_when(mut cmd: Command, ready: impl Fn() -> bool) -> bool {
+    let mut child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !ready() && Instant::now() < deadline {
+        if child.try_wait().unwrap().is_some() {
+            return false;
+        }
+        std::thread::sleep(Duration::from_millis(2));
+    }
+    child.kill().unwrap(); // SIGKILL on Unix
+    child.wait().unwrap();
+    true
+}
+
+#[test]
+fn a_seed_worker_killed_mid_run_resumes_into_the_same_seed_file() {
+    let run = ["--count", "12000", "--seed", "4", "--threads", "1"];
+    let dir = tempfile::tempdir().unwrap();
+    let clean = dir.path().join("clean");
+    assert!(stage1(&run, &clean, 2, 0, false)
+        .status()
+        .unwrap()
+        .success());
+
+    let crashed = dir.path().join("crashed");
+    let part = crashed.join("seeds-0-of-2.bin.part");
+    let size = |p: &Path| std::fs::metadata(p).map(|m| m.len()).unwrap_or(0);
+    // Killed after a few chunks, mid-way through the 47 of its file.
+    let killed = kill_when(stage1(&run, &crashed, 2, 0, false), || size(&part) > 40_000);
+    assert!(killed, "the worker finished before it could be killed");
+    assert!(!crashed.join("seeds-0-of-2.bin").exists());
+    let m = read_seed_manifest(&manifest_path(&crashed, 0, 2)).unwrap();
+    assert!(!m.complete);
+    // Stage 2 refuses the unfinished file, naming it, and writes nothing.
+    let out = dir.path().join("too-early");
+    generate(&out)
+        .args(run)
+        .arg("--seeds")
+        .arg(&crashed)
+        .cmd()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "seeds-0-of-2.json is not complete",
+        ));
+    assert!(!out.exists());
+    // Resume as a requeued array task would: its index from the environment.
+    let mut again = resume(&crashed)
+        .args(["--stage", "seeds", "--workers", "2", "--threads", "1"])
+        .cmd();
+    again.env("SLURM_ARRAY_TASK_ID", "0").assert().success();
+    assert!(!part.exists());
+    assert_eq!(
+        std::fs::read(crashed.join("seeds-0-of-2.bin")).unwrap(),
+        std::fs::read(clean.join("seeds-0-of-2.bin")).unwrap()
+    );
+    assert_eq!(
+        read_seed_manifest(&manifest_path(&crashed, 0, 2)).unwrap(),
+        read_seed_manifest(&manifest_path(&clean, 0, 2)).unwrap()
+    );
+}
+
+#[test]
+fn an_expand_worker_killed_mid_run_resumes_into_the_same_shards() {
+    let run = [
+        "--count",
+        "300000",
+        "--variants",
+        "100",
+        "--seed",
+        "6",
+        "--shard-rows",
+        "5000",
+        "--threads",
+        "1",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let single = single_bank(&run, dir.path());
+    let seeds = dir.path().join("seeds");
+    run_all((0..2).map(|k| stage1(&run, &seeds, 2, k, false)).collect());
+    let w0 = dir.path().join("w0");
+    let listed = || read_manifest(&w0).map(|m| m.shards.len()).unwrap_or(0);
+    let killed = kill_when(stage2(&run, &seeds, &w0, 2, 0, false), || listed() >= 3);
+    assert!(killed, "the worker finished before it could be killed");
+    resume(&w0).args(["--threads", "1"]).run();
+    let m = read_manifest(&w0).unwrap();
+    assert!(m.complete);
+    assert_eq!(m.shards.len(), 30);
+    for s in &m.shards {
+        assert!(
+            std::fs::read(w0.join(&s.file)).unwrap()
+                == std::fs::read(single.join(&s.file)).unwrap(),
+            "{} differs",
+            s.file
+        );
+    }
+}
+
+#[test]
+fn a_missing_damaged_or_foreign_seed_file_stops_stage_2_naming_it() {
+    let run = ["--count", "600", "--seed", "9", "--shard-rows", "100"];
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = dir.path().join("seeds");
+    run_all((0..3).map(|k| stage1(&run, &seeds, 3, k, false)).collect());
+    let out = dir.path().join("out");
+    let expand = |run: &[&str]| {
+        let mut cmd = generate(&out)
+            .args(run)
+            .arg("--seeds")
+            .arg(&seeds)
+            .args(["--workers", "2", "--worker", "0"])
+            .cmd();
+        cmd.assert().code(2)
+    };
+
+    // Another run's options (here --seed): refused, naming the first file checked.
+    let mut other = run;
+    other[3] = "10";
+    expand(&other).stderr(
+        predicate::str::contains("seeds-0-of-3.json")
+            .and(predicate::str::contains("another run (seed differs)")),
+    );
+
+    // A damaged byte in the middle of worker 2's file.
+    let bin = seeds.join("seeds-2-of-3.bin");
+    let good = std::fs::read(&bin).unwrap();
+    let mut bad = good.clone();
+    let mid = bad.len() / 2;
+    bad[mid] ^= 0x40;
+    std::fs::write(&bin, &bad).unwrap();
+    expand(&run).stderr(
+        predicate::str::contains("seeds-2-of-3.bin").and(predicate::str::contains("corrupt")),
+    );
+    std::fs::write(&bin, &good).unwrap();
+
+    // A missing data file, then a missing manifest.
+    let manifest = seeds.join("seeds-1-of-3.json");
+    let data = seeds.join("seeds-1-of-3.bin");
+    std::fs::rename(&data, dir.path().join("aside")).unwrap();
+    expand(&run).stderr(predicate::str::contains("seeds-1-of-3.bin is missing"));
+    std::fs::rename(dir.path().join("aside"), &data).unwrap();
+    std::fs::remove_file(&manifest).unwrap();
+    expand(&run).stderr(predicate::str::contains("seeds-1-of-3.json is missing"));
+    // Nothing was written for any of them.
+    assert!(!out.exists());
+
+    // An empty directory holds no seed files at all.
+    let empty = dir.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    generate(&out)
+        .args(run)
+        .arg("--seeds")
+        .arg(&empty)
+        .cmd()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("no seed files"));
+}
