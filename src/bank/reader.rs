@@ -1044,14 +1044,14 @@ mod tests {
         // A quoted band name with a comma, a quote and a newline; a CRLF line; a last
         // line without a newline; frames cut in the middle of a line.
         let text = format!(
-            "{header}0,{PUZZLE},{PUZZLE},26,\"odd, \"\"band\"\"\nname\",\n1,{PUZZLE},{PUZZLE},26,hard,\r\n2,{PUZZLE},{PUZZLE},26,hard,x"
+            "{header}0,{PUZZLE},{PUZZLE},26,\"odd, \"\"band\"\"\nname\",,,\n1,{PUZZLE},{PUZZLE},26,hard,,2.3,naked-single\r\n2,{PUZZLE},{PUZZLE},26,hard,,,x"
         );
         let (a, b) = text.split_at(text.len() / 2);
         let path = write_shard(dir.path(), &[a, b]);
         let mut fast = RecordReader::open(&path).unwrap();
         fast.read_header().unwrap();
         fast.read_header().unwrap(); // a second call reads nothing
-        assert_eq!(fast.header().len(), 6);
+        assert_eq!(fast.header().len(), header.trim_end().split(',').count());
         let mut slow = csv::ReaderBuilder::new().from_reader(text.as_bytes());
         let mut record = csv::ByteRecord::new();
         let mut lines = Vec::new();
