@@ -31,6 +31,7 @@ fn plan(count: u64, variants: u32) -> Plan {
         bands,
         selected,
         max_attempts: 10_000,
+        rate: true,
     }
 }
 

@@ -222,6 +222,10 @@ pub struct GenerateArgs {
     /// Do not record stage latencies (no OUT/histograms/), e.g. to measure their cost.
     #[arg(long)]
     pub no_histograms: bool,
+    /// Leave the rating and technique columns empty: no technique rating of the seeds.
+    /// Rating costs about as much as making a target-carved seed and ~5x a minimal one.
+    #[arg(long)]
+    pub no_rating: bool,
 }
 
 #[derive(Debug, Args)]

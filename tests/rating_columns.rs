@@ -87,3 +87,41 @@ fn verify_finds_a_tampered_rating_in_a_variant_row() {
     assert!(stderr.contains("wrong rating"), "{stderr}");
     assert!(stderr.contains("(id 2): rating 9."), "{stderr}");
 }
+
+#[test]
+fn no_rating_leaves_the_columns_empty_and_verify_and_merge_accept_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank"))
+        .count(40)
+        .variants(4)
+        .seed(5)
+        .arg("--no-rating")
+        .bank();
+    for row in read_bank(&bank) {
+        assert_eq!((row.rating.as_str(), row.technique.as_str()), ("", ""));
+    }
+    let manifest = std::fs::read_to_string(bank.join("manifest.json")).unwrap();
+    assert!(manifest.contains("\"rating\": false"), "{manifest}");
+    verify(&bank).assert().success();
+    let merged = dir.path().join("merged");
+    common::factory()
+        .args(["merge", "-q"])
+        .arg(&merged)
+        .arg(&bank)
+        .assert()
+        .success();
+    verify(&merged).assert().success();
+    // The same run rated: same puzzles, the columns filled.
+    let rated = read_bank(
+        &generate(dir.path().join("rated"))
+            .count(40)
+            .variants(4)
+            .seed(5)
+            .bank(),
+    );
+    let unrated = read_bank(&bank);
+    for (a, b) in rated.iter().zip(&unrated) {
+        assert_eq!((&a.puzzle, &a.canonical), (&b.puzzle, &b.canonical));
+        assert!(!a.rating.is_empty());
+    }
+}

@@ -124,6 +124,18 @@ pub struct Params {
     /// How a merged bank was made.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merge: Option<MergeParams>,
+    /// False for `generate --no-rating`: the `rating`/`technique` columns are left
+    /// empty. Written only when false, so a rated bank's manifest is unchanged.
+    #[serde(default = "rated_by_default", skip_serializing_if = "is_rated")]
+    pub rating: bool,
+}
+
+fn rated_by_default() -> bool {
+    true
+}
+
+fn is_rated(rating: &bool) -> bool {
+    *rating
 }
 
 impl Default for Params {
@@ -146,6 +158,7 @@ impl Default for Params {
             worker: 0,
             seeds: None,
             merge: None,
+            rating: true,
         }
     }
 }

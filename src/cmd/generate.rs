@@ -61,6 +61,7 @@ impl Job {
             worker: self.output.worker,
             seeds: self.seeds.as_ref().map(|d| d.display().to_string()),
             merge: None,
+            rating: p.rate,
         }
     }
 
@@ -124,6 +125,7 @@ impl Job {
                 bands,
                 selected,
                 max_attempts: need(p.max_attempts, label, "max_attempts")?,
+                rate: p.rating,
             },
             output: Output {
                 shard_rows: p.shard_rows,
@@ -160,6 +162,7 @@ impl Job {
                 bands,
                 selected,
                 max_attempts: args.max_attempts,
+                rate: !args.no_rating,
             },
             output: Output {
                 shard_rows: args.shard_rows,

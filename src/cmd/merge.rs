@@ -98,7 +98,8 @@ fn refuse_out_as_input(out: &Path, inputs: &[Input]) -> anyhow::Result<()> {
 
 /// The merged bank's params: the options, every input's params (provenance: seeds
 /// and generation options), `bands` when all inputs agree on it (so that `verify`
-/// checks bands), and `count` (set by the merge to the rows written).
+/// checks bands), `rating` when every input is rated, and `count` (set by the merge
+/// to the rows written).
 fn params(inputs: &[Input], config: &MergeConfig, size: Size) -> Params {
     let bands: BTreeSet<Option<&str>> = inputs
         .iter()
@@ -126,6 +127,10 @@ fn params(inputs: &[Input], config: &MergeConfig, size: Size) -> Params {
                 })
                 .collect(),
         }),
+        // Rated only when every input is: `verify` then checks the columns.
+        rating: inputs
+            .iter()
+            .all(|i| i.manifest.params.rating && i.manifest.version != "0.1.0"),
         ..Params::default()
     }
 }

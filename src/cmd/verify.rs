@@ -130,7 +130,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     let checked = ShardCheck {
         dir,
         bands: bands.as_ref(),
-        rated: manifest.version != "0.1.0",
+        rated: manifest.version != "0.1.0" && manifest.params.rating,
         seen: &seen,
         shards: &manifest.shards,
         bar: &bar,

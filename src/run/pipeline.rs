@@ -74,6 +74,8 @@ pub struct Plan {
     pub selected: Vec<usize>,
     /// Fill-and-carve attempts allowed for one seed to land in its band.
     pub max_attempts: u32,
+    /// Rate the seeds (the `rating`/`technique` columns); false for `--no-rating`.
+    pub rate: bool,
 }
 
 /// Why a run could not be completed.
@@ -559,7 +561,11 @@ pub fn run<B: Board>(
             let ratings: Vec<Option<Rating>> = seeds
                 .par_iter()
                 .zip(needed.par_iter())
-                .map(|(seed, &needed)| needed.then(|| B::rate(&seed.puzzle)).flatten())
+                .map(|(seed, &needed)| {
+                    (needed && plan.rate)
+                        .then(|| B::rate(&seed.puzzle))
+                        .flatten()
+                })
                 .collect();
             for wave in all.chunks(rayon::current_num_threads() * 2) {
                 let mut bufs: Vec<(Vec<u8>, Duration)> = wave
