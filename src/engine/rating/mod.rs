@@ -62,144 +62,78 @@ use tables::{Bits, Cells128, PEERS};
 /// dynamic forcing chains (8.5+), where SE's nested chains (9.0+) live.
 pub const CEILING: u8 = 95;
 
-/// A solving technique of the rater, in the order the rater tries them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Technique {
-    /// Nothing to do: the input is already a complete grid.
-    None,
-    FullHouse,
-    HiddenSingle,
-    DirectPointing,
-    DirectClaiming,
-    DirectHiddenPair,
-    NakedSingle,
-    DirectHiddenTriple,
-    Pointing,
-    Claiming,
-    NakedPair,
-    XWing,
-    HiddenPair,
-    NakedTriple,
-    Swordfish,
-    HiddenTriple,
-    Skyscraper,
-    TwoStringKite,
-    /// A turbot fish with a box link, or an empty rectangle.
-    TurbotFish,
-    EmptyRectangle,
-    XyWing,
-    XyzWing,
-    UniqueRectangle,
-    NakedQuad,
-    Jellyfish,
-    HiddenQuad,
-    /// Three strong links of one digit (Sukaku Explainer's 3 strong-linked fishes).
-    ThreeLinks,
-    WxyzWing,
-    Bug,
-    /// A static forcing chain on one digit (X-chain) or on bivalue cells (XY-chain).
-    XChain,
-    XyChain,
-    /// A static forcing chain mixing cell and unit links (an AIC / nice loop).
-    Aic,
-    Nishio,
-    /// Static cell, region, double or contradiction forcing chains.
-    ForcingChain,
-    DynamicForcingChain,
-    BeyondImplemented,
+/// Declares [`Technique`] with its kebab-case names and [`Technique::ALL`] from one
+/// list, so that the three cannot drift apart.
+macro_rules! techniques {
+    ($($(#[$doc:meta])* $variant:ident => $name:literal,)*) => {
+        /// A solving technique of the rater, in the order the rater tries them.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Technique {
+            $($(#[$doc])* $variant,)*
+        }
+
+        impl Technique {
+            /// Every technique, in the rater's order.
+            pub const ALL: &'static [Technique] = &[$(Technique::$variant,)*];
+
+            /// The kebab-case name used in bank columns and `grade` output.
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Technique::$variant => $name,)*
+                }
+            }
+
+            /// The technique called `name`, the inverse of [`Technique::name`].
+            pub fn from_name(name: &str) -> Option<Technique> {
+                Technique::ALL.iter().copied().find(|t| t.name() == name)
+            }
+        }
+    };
 }
 
-impl Technique {
-    /// Every technique, in the rater's order.
-    pub const ALL: [Technique; 36] = {
-        use Technique::*;
-        [
-            None,
-            FullHouse,
-            HiddenSingle,
-            DirectPointing,
-            DirectClaiming,
-            DirectHiddenPair,
-            NakedSingle,
-            DirectHiddenTriple,
-            Pointing,
-            Claiming,
-            NakedPair,
-            XWing,
-            HiddenPair,
-            NakedTriple,
-            Swordfish,
-            HiddenTriple,
-            Skyscraper,
-            TwoStringKite,
-            TurbotFish,
-            EmptyRectangle,
-            XyWing,
-            XyzWing,
-            UniqueRectangle,
-            NakedQuad,
-            Jellyfish,
-            HiddenQuad,
-            ThreeLinks,
-            WxyzWing,
-            Bug,
-            XChain,
-            XyChain,
-            Aic,
-            Nishio,
-            ForcingChain,
-            DynamicForcingChain,
-            BeyondImplemented,
-        ]
-    };
-
-    /// The technique called `name`, the inverse of [`Technique::name`].
-    pub fn from_name(name: &str) -> Option<Technique> {
-        Technique::ALL.into_iter().find(|t| t.name() == name)
-    }
-
-    /// The kebab-case name used in bank columns and `grade` output.
-    pub fn name(self) -> &'static str {
-        use Technique::*;
-        match self {
-            None => "none",
-            FullHouse => "full-house",
-            HiddenSingle => "hidden-single",
-            DirectPointing => "direct-pointing",
-            DirectClaiming => "direct-claiming",
-            DirectHiddenPair => "direct-hidden-pair",
-            NakedSingle => "naked-single",
-            DirectHiddenTriple => "direct-hidden-triple",
-            Pointing => "pointing",
-            Claiming => "claiming",
-            NakedPair => "naked-pair",
-            XWing => "x-wing",
-            HiddenPair => "hidden-pair",
-            NakedTriple => "naked-triple",
-            Swordfish => "swordfish",
-            HiddenTriple => "hidden-triple",
-            Skyscraper => "skyscraper",
-            TwoStringKite => "two-string-kite",
-            TurbotFish => "turbot-fish",
-            EmptyRectangle => "empty-rectangle",
-            XyWing => "xy-wing",
-            XyzWing => "xyz-wing",
-            UniqueRectangle => "unique-rectangle",
-            NakedQuad => "naked-quad",
-            Jellyfish => "jellyfish",
-            HiddenQuad => "hidden-quad",
-            ThreeLinks => "three-strong-links",
-            WxyzWing => "wxyz-wing",
-            Bug => "bug",
-            XChain => "x-chain",
-            XyChain => "xy-chain",
-            Aic => "aic",
-            Nishio => "nishio",
-            ForcingChain => "forcing-chain",
-            DynamicForcingChain => "dynamic-forcing-chain",
-            BeyondImplemented => "beyond-implemented",
-        }
-    }
+techniques! {
+    /// Nothing to do: the input is already a complete grid.
+    None => "none",
+    FullHouse => "full-house",
+    HiddenSingle => "hidden-single",
+    DirectPointing => "direct-pointing",
+    DirectClaiming => "direct-claiming",
+    DirectHiddenPair => "direct-hidden-pair",
+    NakedSingle => "naked-single",
+    DirectHiddenTriple => "direct-hidden-triple",
+    Pointing => "pointing",
+    Claiming => "claiming",
+    NakedPair => "naked-pair",
+    XWing => "x-wing",
+    HiddenPair => "hidden-pair",
+    NakedTriple => "naked-triple",
+    Swordfish => "swordfish",
+    HiddenTriple => "hidden-triple",
+    Skyscraper => "skyscraper",
+    TwoStringKite => "two-string-kite",
+    /// A turbot fish with a box link, or an empty rectangle.
+    TurbotFish => "turbot-fish",
+    EmptyRectangle => "empty-rectangle",
+    XyWing => "xy-wing",
+    XyzWing => "xyz-wing",
+    UniqueRectangle => "unique-rectangle",
+    NakedQuad => "naked-quad",
+    Jellyfish => "jellyfish",
+    HiddenQuad => "hidden-quad",
+    /// Three strong links of one digit (Sukaku Explainer's 3 strong-linked fishes).
+    ThreeLinks => "three-strong-links",
+    WxyzWing => "wxyz-wing",
+    Bug => "bug",
+    /// A static forcing chain on one digit (X-chain) or on bivalue cells (XY-chain).
+    XChain => "x-chain",
+    XyChain => "xy-chain",
+    /// A static forcing chain mixing cell and unit links (an AIC / nice loop).
+    Aic => "aic",
+    Nishio => "nishio",
+    /// Static cell, region, double or contradiction forcing chains.
+    ForcingChain => "forcing-chain",
+    DynamicForcingChain => "dynamic-forcing-chain",
+    BeyondImplemented => "beyond-implemented",
 }
 
 /// A puzzle's rating: the hardest step of the path the rater takes.

@@ -196,7 +196,7 @@ fn technique_names_round_trip_and_all_lists_every_technique_once() {
     assert!(Technique::ALL.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(Technique::ALL[0], Technique::None);
     assert_eq!(Technique::ALL[35], Technique::BeyondImplemented);
-    for t in Technique::ALL {
+    for &t in Technique::ALL {
         assert_eq!(Technique::from_name(t.name()), Some(t));
     }
     assert_eq!(Technique::from_name("x_wing"), None);
