@@ -196,18 +196,23 @@ pub struct ShardReader {
     failed: bool,
 }
 
+/// A shard's decompressing stream, hashing and counting the compressed bytes as they
+/// are read: what both shard readers start from.
+fn open_shard(path: &Path) -> Result<Decoder, BankError> {
+    let file = File::open(path).map_err(io_err("opening", path))?;
+    let hashing = Hashing {
+        inner: file,
+        hash: Xxh3::new(),
+        bytes: 0,
+    };
+    zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(1 << 16, hashing))
+        .map_err(io_err("starting to decompress", path))
+}
+
 impl ShardReader {
     /// Opens the shard at `path`. Nothing is read yet.
     pub fn open(path: &Path) -> Result<ShardReader, BankError> {
-        let file = File::open(path).map_err(io_err("opening", path))?;
-        let hashing = Hashing {
-            inner: file,
-            hash: Xxh3::new(),
-            bytes: 0,
-        };
-        let decoder =
-            zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(1 << 16, hashing))
-                .map_err(io_err("starting to decompress", path))?;
+        let decoder = open_shard(path)?;
         let csv = csv::ReaderBuilder::new()
             .has_headers(false)
             // Field counts are checked per row, so that a short row is a row error
@@ -374,15 +379,7 @@ pub struct RecordReader {
 impl RecordReader {
     /// Opens the shard at `path`. Nothing is read yet.
     pub fn open(path: &Path) -> Result<RecordReader, BankError> {
-        let file = File::open(path).map_err(io_err("opening", path))?;
-        let hashing = Hashing {
-            inner: file,
-            hash: Xxh3::new(),
-            bytes: 0,
-        };
-        let decoder =
-            zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(1 << 16, hashing))
-                .map_err(io_err("starting to decompress", path))?;
+        let decoder = open_shard(path)?;
         Ok(RecordReader {
             path: path.to_path_buf(),
             decoder,

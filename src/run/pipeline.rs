@@ -114,6 +114,17 @@ pub struct Summary {
 }
 
 impl Summary {
+    /// Zero counters for a table of `n_bands` bands.
+    pub fn for_bands(n_bands: usize) -> Summary {
+        Summary {
+            band_rows: vec![0; n_bands],
+            band_seeds: vec![0; n_bands],
+            band_attempts: vec![0; n_bands],
+            band_max_attempts: vec![0; n_bands],
+            ..Summary::default()
+        }
+    }
+
     /// Counts `seeds` (final ones) per band: seeds, attempts, most attempts.
     fn count_seeds<C>(&mut self, seeds: &[SeedPuzzle<C>]) {
         for s in seeds {
@@ -427,13 +438,7 @@ pub fn make_seed_chunks<B: Board>(
 ) -> Result<Summary, PipelineError> {
     let started = Instant::now();
     let n_bands = plan.bands.bands().len();
-    let mut summary = Summary {
-        band_rows: vec![0; n_bands],
-        band_seeds: vec![0; n_bands],
-        band_attempts: vec![0; n_bands],
-        band_max_attempts: vec![0; n_bands],
-        ..Summary::default()
-    };
+    let mut summary = Summary::for_bands(n_bands);
     let recipe = plan.recipe();
     let mut i = 0;
     let mut indices = Vec::new();
@@ -486,13 +491,7 @@ pub fn run<B: Board>(
     let started = Instant::now();
     let wall = SystemTime::now();
     let n_bands = plan.bands.bands().len();
-    let mut summary = Summary {
-        band_rows: vec![0; n_bands],
-        band_seeds: vec![0; n_bands],
-        band_attempts: vec![0; n_bands],
-        band_max_attempts: vec![0; n_bands],
-        ..Summary::default()
-    };
+    let mut summary = Summary::for_bands(n_bands);
     let k = u64::from(plan.variants);
     let n_seeds = plan.count.div_ceil(k);
     let (first_batch, mut seen) = match start.seen {
@@ -633,13 +632,7 @@ mod tests {
     use crate::engine::grid::N_CELLS;
 
     fn summary(n_bands: usize) -> Summary {
-        Summary {
-            band_rows: vec![0; n_bands],
-            band_seeds: vec![0; n_bands],
-            band_attempts: vec![0; n_bands],
-            band_max_attempts: vec![0; n_bands],
-            ..Summary::default()
-        }
+        Summary::for_bands(n_bands)
     }
 
     /// The first round and its duplicates resolved, as `run` does it.
