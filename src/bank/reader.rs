@@ -18,7 +18,8 @@ use std::fs::{self, File};
 use std::io::{self, BufReader, Read};
 use std::path::{Path, PathBuf};
 
-use xxhash_rust::xxh3::Xxh3;
+use std::hash::Hasher as _;
+use twox_hash::XxHash3_64 as Xxh3;
 
 use crate::bank::seeds::{self, SeedFileError, SeedManifest};
 use crate::bank::sink::{Manifest, Params, SeedScan, HEADER, MANIFEST};
@@ -163,7 +164,7 @@ struct Hashing<R> {
 impl<R: Read> Read for Hashing<R> {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         let n = self.inner.read(buf)?;
-        self.hash.update(&buf[..n]);
+        self.hash.write(&buf[..n]);
         self.bytes += n as u64;
         Ok(n)
     }
@@ -353,7 +354,7 @@ impl ShardReader {
         io::copy(&mut hashing, &mut io::sink()).map_err(io_err("reading", &path))?;
         Ok(Digest {
             bytes: hashing.bytes,
-            xxh3: hashing.hash.digest(),
+            xxh3: hashing.hash.finish(),
         })
     }
 }
@@ -538,7 +539,7 @@ impl RecordReader {
         io::copy(&mut hashing, &mut io::sink()).map_err(io_err("reading", &path))?;
         Ok(Digest {
             bytes: hashing.bytes,
-            xxh3: hashing.hash.digest(),
+            xxh3: hashing.hash.finish(),
         })
     }
 }
@@ -554,7 +555,7 @@ pub fn digest_file(path: &Path) -> Result<Digest, BankError> {
     io::copy(&mut hashing, &mut io::sink()).map_err(io_err("reading", path))?;
     Ok(Digest {
         bytes: hashing.bytes,
-        xxh3: hashing.hash.digest(),
+        xxh3: hashing.hash.finish(),
     })
 }
 
@@ -722,8 +723,8 @@ pub fn scan_seed_part(
                     && h.first == want.start
                     && u64::from(h.n_seeds) == want.end - want.start =>
             {
-                scan.hash.update(&head);
-                scan.hash.update(&payload);
+                scan.hash.write(&head);
+                scan.hash.write(&payload);
                 scan.chunks += 1;
                 scan.bytes += (head.len() + payload.len()) as u64;
             }

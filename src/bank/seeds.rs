@@ -188,10 +188,11 @@ impl ChunkHeader {
 }
 
 fn checksum(head: &[u8], payload: &[u8]) -> u64 {
-    let mut h = xxhash_rust::xxh3::Xxh3::new();
-    h.update(head);
-    h.update(payload);
-    h.digest()
+    use std::hash::Hasher as _;
+    let mut h = twox_hash::XxHash3_64::new();
+    h.write(head);
+    h.write(payload);
+    h.finish()
 }
 
 /// Bytes of one seed's record for boards of `cells` cells.

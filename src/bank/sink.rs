@@ -20,7 +20,8 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use serde::{Deserialize, Serialize};
-use xxhash_rust::xxh3::Xxh3;
+use std::hash::Hasher as _;
+use twox_hash::XxHash3_64 as Xxh3;
 
 use crate::bank::seeds::{self, SeedManifest};
 use crate::engine::board::{Board, Rating};
@@ -244,7 +245,7 @@ struct Hashing<W> {
 impl<W: Write> Write for Hashing<W> {
     fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
         let n = self.inner.write(buf)?;
-        self.hash.update(&buf[..n]);
+        self.hash.write(&buf[..n]);
         self.bytes += n as u64;
         Ok(n)
     }
@@ -615,7 +616,7 @@ impl BankWriter {
         for shard in &manifest.shards {
             let path = dir.join(&shard.file);
             let bytes = fs::read(&path).map_err(io_err("reading listed shard", &path))?;
-            let sum = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&bytes));
+            let sum = format!("{:016x}", twox_hash::XxHash3_64::oneshot(&bytes));
             if bytes.len() as u64 != shard.bytes || sum != shard.xxh3 {
                 return Err(SinkError::Corrupt(path));
             }
@@ -713,7 +714,7 @@ impl BankWriter {
                 last_id: shard.first_id + shard.rows - 1,
                 rows: shard.rows,
                 bytes: hashing.bytes,
-                xxh3: format!("{:016x}", hashing.hash.digest()),
+                xxh3: format!("{:016x}", hashing.hash.finish()),
             });
             self.manifest.rows += shard.rows;
             self.manifest.bytes += hashing.bytes;
@@ -906,7 +907,7 @@ impl SeedFileWriter {
         fs::rename(&self.part, &path).map_err(io_err("renaming seed file into place", &path))?;
         sync_dir(&self.dir)?;
         self.manifest.bytes = self.file.bytes;
-        self.manifest.xxh3 = format!("{:016x}", self.file.hash.digest());
+        self.manifest.xxh3 = format!("{:016x}", self.file.hash.finish());
         self.manifest.complete = true;
         let m = &self.manifest;
         let mut json = serde_json::to_vec_pretty(m).expect("manifest serialises");

@@ -81,7 +81,7 @@ impl BankStats {
         if let Some(canonical) = &row.canonical {
             self.with_canonical += 1;
             self.canonical
-                .insert(xxhash_rust::xxh3::xxh3_128(canonical.as_ref()));
+                .insert(twox_hash::XxHash3_128::oneshot(canonical.as_ref()));
         }
     }
 

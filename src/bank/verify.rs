@@ -397,7 +397,7 @@ impl IdSequence {
 /// the bank.
 #[inline]
 pub fn puzzle_key(puzzle: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(puzzle)
+    twox_hash::XxHash3_128::oneshot(puzzle)
 }
 
 /// Checks one row of a bank of boards `B` on its own (everything but ids and

@@ -409,7 +409,7 @@ pub struct Start {
 /// remembered for deduplication.
 #[inline]
 pub fn canonical_key(canonical: &[u8]) -> u128 {
-    xxhash_rust::xxh3::xxh3_128(canonical)
+    twox_hash::XxHash3_128::oneshot(canonical)
 }
 
 /// The first id of the seed batch that holds `id`: a resumed run regenerates from
