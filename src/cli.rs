@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::generate::{Carve, Fill, Symmetry};
+use crate::engine::grade::Scale;
 use crate::engine::grid::Size;
 
 /// Parses `--size`: the side of the board, 4, 9, 16 or 25.
@@ -91,7 +92,24 @@ pub enum CarveArg {
     Unavoidable,
 }
 
-/// A symmetry of the clue pattern (DESIGN.md names).
+/// What difficulty bands grade by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum GradeArg {
+    /// Clue counts.
+    Clues,
+    /// The SE technique rating (9x9).
+    Rating,
+}
+
+impl From<GradeArg> for Scale {
+    fn from(g: GradeArg) -> Scale {
+        match g {
+            GradeArg::Clues => Scale::Clues,
+            GradeArg::Rating => Scale::Rating,
+        }
+    }
+}
+
 /// Which part of a run `generate` does (README, "Beyond one machine").
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum StageArg {
@@ -103,6 +121,7 @@ pub enum StageArg {
     Expand,
 }
 
+/// A symmetry of the clue pattern (DESIGN.md names).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum SymmetryArg {
     /// No symmetry.
@@ -155,7 +174,7 @@ pub struct GenerateArgs {
     /// Continue an interrupted run in this bank directory, with the parameters its
     /// manifest records; the finished bank is byte-identical to an uninterrupted run.
     #[arg(long, value_name = "OUT", conflicts_with_all = [
-        "size", "count", "seed", "difficulty", "bands", "fill", "carve", "symmetry", "variants",
+        "size", "count", "seed", "difficulty", "bands", "grade", "fill", "carve", "symmetry", "variants",
         "shard_rows", "zstd_level", "max_attempts", "force"])]
     pub resume: Option<PathBuf>,
     /// Seed of the whole bank: the same seed and options give the same bytes.
@@ -167,9 +186,17 @@ pub struct GenerateArgs {
     /// Bands to produce, in equal shares: `any` (every band of the table) or names, e.g. `easy,hard`.
     #[arg(long, default_value = "any")]
     pub difficulty: String,
-    /// Band table: `default`, `six-level`, or NAME=LO-HI,... (clue counts, e.g. easy=36-40,medium=30-35).
+    /// Band table: `default`, `six-level`, or NAME=LO-HI,... (clue counts, e.g.
+    /// easy=36-40,medium=30-35; with --grade rating, SE ratings, e.g.
+    /// easy=1.0-1.4,hard=2.5-4.9,extreme=7.0+).
     #[arg(long, default_value = "default")]
     pub bands: String,
+    /// What the bands grade by: `clues` (clue counts) or `rating` (the SE technique
+    /// rating, 9x9 only; default table easy 1.0-1.4, medium 1.5-2.4, hard 2.5-4.9,
+    /// diabolical 5.0-6.9, extreme 7.0+). Rating bands carve and retry until the
+    /// rating lands in the seed's band.
+    #[arg(long, value_enum, default_value_t = GradeArg::Clues)]
+    pub grade: GradeArg,
     /// How to fill complete grids.
     #[arg(long, value_enum, default_value_t = FillArg::Backtrack)]
     pub fill: FillArg,

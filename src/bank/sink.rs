@@ -109,6 +109,10 @@ pub struct Params {
     /// The selected bands, comma-separated.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub difficulty: Option<String>,
+    /// What the bands grade by: `rating` for `--grade rating`; absent for clue
+    /// counts (so a clue-graded bank's manifest is unchanged).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub grade: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_attempts: Option<u32>,
     pub shard_rows: u64,
@@ -151,6 +155,7 @@ impl Default for Params {
             symmetry: "none".into(),
             bands: None,
             difficulty: None,
+            grade: None,
             max_attempts: None,
             shard_rows: 1_000_000,
             zstd_level: 3,
@@ -191,7 +196,7 @@ impl Params {
     /// when equal, else the name of a field that differs.
     pub fn seed_difference(&self, other: &Params) -> Option<&'static str> {
         let (a, b) = (self, other);
-        let fields: [(&'static str, bool); 11] = [
+        let fields: [(&'static str, bool); 12] = [
             ("size", a.size == b.size),
             ("count", a.count == b.count),
             ("seed", a.seed == b.seed),
@@ -201,6 +206,7 @@ impl Params {
             ("symmetry", a.symmetry == b.symmetry),
             ("bands", a.bands == b.bands),
             ("difficulty", a.difficulty == b.difficulty),
+            ("grade", a.grade == b.grade),
             ("max_attempts", a.max_attempts == b.max_attempts),
             ("seed_batch", a.seed_batch == b.seed_batch),
         ];

@@ -12,7 +12,7 @@ use std::fmt;
 use crate::bank::sink::{Manifest, ShardRecord};
 use crate::bank::{Digest, Row};
 use crate::engine::board::{Board, Rating};
-use crate::engine::grade::BandTable;
+use crate::engine::grade::{BandTable, Scale};
 
 /// One thing wrong with the bank.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -268,8 +268,21 @@ pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Optio
             return None;
         }
     };
+    let scale = match manifest.params.grade.as_deref() {
+        None => Scale::Clues,
+        Some(name) => match Scale::from_name(name) {
+            Some(scale) => scale,
+            None => {
+                findings.push(Finding::file(
+                    here,
+                    Defect::BadParams(format!("grade: unknown scale {name:?}")),
+                ));
+                return None;
+            }
+        },
+    };
     match manifest.params.bands.as_deref() {
-        Some(spec) => match BandTable::parse_for(spec, size) {
+        Some(spec) => match BandTable::parse_scaled(spec, size, scale) {
             Ok(table) => Some(table),
             Err(e) => {
                 findings.push(Finding::file(
@@ -438,7 +451,10 @@ pub fn check_row<B: Board>(
         });
     }
     if let Some(table) = bands {
-        let expected = table.grade(actual).map(|i| table.bands()[i].name.as_str());
+        // A rating table grades by the stated rating (checked against the rater below).
+        let expected = table
+            .grade_puzzle(actual, row.rating.map(|r| r.rating))
+            .map(|i| table.bands()[i].name.as_str());
         if expected != Some(row.difficulty.as_str()) {
             report(Defect::WrongBand {
                 stated: row.difficulty.as_str().to_string(),

@@ -16,7 +16,7 @@ use crate::bank::ShardReader;
 use crate::cli::{GenerateArgs, StageArg};
 use crate::engine::board::Board;
 use crate::engine::generate::{Carve, Fill, Symmetry};
-use crate::engine::grade::BandTable;
+use crate::engine::grade::{BandTable, Scale};
 use crate::engine::grid::Size;
 use crate::engine::nxn::census::{census4, CensusQuery};
 use crate::run::pipeline::{self, canonical_key, Output, PipelineError, Plan, Start, Summary};
@@ -53,6 +53,7 @@ impl Job {
             symmetry: p.symmetry.name().to_string(),
             bands: Some(p.bands.to_string()),
             difficulty: Some(selected.join(",")),
+            grade: (p.bands.scale() == Scale::Rating).then(|| Scale::Rating.name().to_string()),
             max_attempts: Some(p.max_attempts),
             shard_rows: self.output.shard_rows,
             zstd_level: self.output.zstd_level,
@@ -97,7 +98,12 @@ impl Job {
         let size = p
             .board_size()
             .map_err(|e| anyhow::anyhow!("{label}: params.{e}"))?;
-        let bands = BandTable::parse_for(&text(&p.bands, "bands")?, size)
+        let scale = match p.grade.as_deref() {
+            None => Scale::Clues,
+            Some(name) => Scale::from_name(name)
+                .with_context(|| format!("{label}: unknown params.grade {name:?}"))?,
+        };
+        let bands = BandTable::parse_scaled(&text(&p.bands, "bands")?, size, scale)
             .with_context(|| format!("{label}: params.bands"))?;
         let selected = bands
             .select(&text(&p.difficulty, "difficulty")?)
@@ -140,8 +146,12 @@ impl Job {
 
     /// The job the command line asks for (no `--resume`).
     fn from_args(args: &GenerateArgs) -> anyhow::Result<Job> {
-        let bands = BandTable::parse_for(&args.bands, args.size).context("--bands")?;
+        let scale = Scale::from(args.grade);
+        let bands = BandTable::parse_scaled(&args.bands, args.size, scale).context("--bands")?;
         let selected = bands.select(&args.difficulty).context("--difficulty")?;
+        if scale == Scale::Rating && args.no_rating {
+            bail!("--grade rating needs the rating: it cannot be combined with --no-rating");
+        }
         let (carve, symmetry) = (Carve::from(args.carve), Symmetry::from(args.symmetry));
         if !carve.supports_symmetry(symmetry) {
             bail!(
@@ -636,21 +646,36 @@ fn report(job: &Job, s: &Summary, manifest: &Manifest, first: u64) -> String {
         "  seeds: {} {origin} ({} puzzles per seed), {} dropped and replaced as duplicates by canonical form\n",
         s.seeds, plan.variants, s.seeds_dropped
     );
+    // Seeds/s on one core: what a band costs, whatever the thread count (staged
+    // expansion reads its seeds, so there is no time to report).
+    let scale = plan.bands.scale().name();
     text += &format!(
-        "  {:<16} {:>12} {:>10} {:>14} {:>13}\n",
-        "band", "rows", "seeds", "attempts/seed", "max attempts"
+        "  {:<22} {:>12} {:>10} {:>14} {:>13} {:>16}\n",
+        format!("band ({scale})"),
+        "rows",
+        "seeds",
+        "attempts/seed",
+        "max attempts",
+        "seeds/s per core"
     );
     for (i, band) in plan.bands.bands().iter().enumerate() {
         if s.band_seeds[i] == 0 {
             continue;
         }
+        let took = s.band_seed_time[i].as_secs_f64();
+        let rate = if took > 0.0 {
+            format!("{:.0}", s.band_seeds[i] as f64 / took)
+        } else {
+            "-".to_string()
+        };
         text += &format!(
-            "  {:<16} {:>12} {:>10} {:>14.2} {:>13}\n",
-            format!("{} {}-{}", band.name, band.lo, band.hi),
+            "  {:<22} {:>12} {:>10} {:>14.2} {:>13} {:>16}\n",
+            format!("{} {}", band.name, plan.bands.range_text(i)),
             s.band_rows[i],
             s.band_seeds[i],
             s.band_attempts[i] as f64 / s.band_seeds[i] as f64,
-            s.band_max_attempts[i]
+            s.band_max_attempts[i],
+            rate
         );
     }
     text

@@ -12,6 +12,12 @@
 //!
 //! Every size has its own default table ([`BandTable::default_for`]), chosen from
 //! measured clue counts and documented in the README.
+//!
+//! A table can instead grade by **technique rating** ([`Scale::Rating`], `generate
+//! --grade rating`): the same named, non-overlapping ranges, over the Sudoku Explainer
+//! scale in tenths (`hard=2.5-4.9`, the top band open: `extreme=7.0+`). A rating above
+//! every range goes to the band reaching highest (the hardest), the mirror image of
+//! the clue rule, and the same code grades both.
 
 use std::fmt;
 
@@ -40,7 +46,39 @@ const DEFAULT_4X4: &str = "easy=10-12,medium=8-9,hard=6-7,expert=4-5";
 const DEFAULT_16X16: &str = "easy=130-150,medium=115-129,hard=105-114,expert=90-104";
 const DEFAULT_25X25: &str = "easy=400-450,medium=370-399,hard=345-369,expert=320-344";
 
-/// One named clue range, inclusive at both ends.
+/// The default rating table of issue #12: SE 1.0–1.4 needs only singles in boxes,
+/// 1.5–2.4 singles and direct intersections, 2.5–4.9 the subset/fish/wing layer,
+/// 5.0–6.9 quads, uniqueness, BUG and short chains, 7.0+ forcing chains.
+const DEFAULT_RATING: &str =
+    "easy=1.0-1.4,medium=1.5-2.4,hard=2.5-4.9,diabolical=5.0-6.9,extreme=7.0+";
+
+/// What a band table grades by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Scale {
+    /// Clue counts (`--grade clues`, the default).
+    #[default]
+    Clues,
+    /// The SE technique rating, in tenths (`--grade rating`; 9×9 only).
+    Rating,
+}
+
+impl Scale {
+    pub fn name(self) -> &'static str {
+        match self {
+            Scale::Clues => "clues",
+            Scale::Rating => "rating",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Scale> {
+        [Scale::Clues, Scale::Rating]
+            .into_iter()
+            .find(|s| s.name() == name)
+    }
+}
+
+/// One named range, inclusive at both ends: clue counts, or ratings in tenths (an
+/// open top, `7.0+`, is `hi == u16::MAX`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Band {
     pub name: String,
@@ -52,6 +90,7 @@ pub struct Band {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct BandTable {
     bands: Vec<Band>,
+    scale: Scale,
 }
 
 /// Why a band table or a band selection was refused.
@@ -81,6 +120,8 @@ pub enum BandError {
     Empty,
     #[error("unknown band {name:?} (known: {known})")]
     Unknown { name: String, known: String },
+    #[error("rating bands need a 9x9 board: the technique rater is 9x9 only ({0} asked)")]
+    RatingSize(Size),
 }
 
 impl BandTable {
@@ -193,7 +234,116 @@ impl BandTable {
         if bands.is_empty() {
             return Err(BandError::Empty);
         }
-        Ok(BandTable { bands })
+        Ok(BandTable {
+            bands,
+            scale: Scale::Clues,
+        })
+    }
+
+    /// The default rating table (`--grade rating`): easy 1.0–1.4, medium 1.5–2.4, hard
+    /// 2.5–4.9, diabolical 5.0–6.9, extreme 7.0+.
+    pub fn default_rating() -> BandTable {
+        BandTable::parse_rating(DEFAULT_RATING).expect("the default rating table is valid")
+    }
+
+    /// Parses a table of `scale` for boards of `size`: [`BandTable::parse_for`] for
+    /// clues, [`BandTable::parse_rating`] for ratings (9×9 only).
+    pub fn parse_scaled(spec: &str, size: Size, scale: Scale) -> Result<BandTable, BandError> {
+        match scale {
+            Scale::Clues => BandTable::parse_for(spec, size),
+            Scale::Rating if size != Size::Nine => Err(BandError::RatingSize(size)),
+            Scale::Rating => BandTable::parse_rating(spec),
+        }
+    }
+
+    /// Parses a rating table: `default`, or `NAME=LO-HI[,...]` with one-decimal SE
+    /// ratings (`hard=2.5-4.9`), the last range may be open (`extreme=7.0+`).
+    pub fn parse_rating(spec: &str) -> Result<BandTable, BandError> {
+        if spec.trim() == "default" {
+            return Ok(BandTable::default_rating());
+        }
+        let mut bands: Vec<Band> = Vec::new();
+        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+            let malformed = |reason| BandError::Malformed {
+                item: item.to_string(),
+                reason,
+            };
+            let (name, range) = item.split_once('=').ok_or(malformed("missing '='"))?;
+            let name = name.trim();
+            if name.is_empty()
+                || !name
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+            {
+                return Err(malformed("a band name is letters, digits, '-' or '_'"));
+            }
+            let range = range.trim();
+            let (lo, hi) = match range.strip_suffix('+') {
+                Some(lo) => (lo.trim(), None),
+                None => match range.split_once('-') {
+                    Some((lo, hi)) => (lo.trim(), Some(hi.trim())),
+                    None => (range, Some(range)),
+                },
+            };
+            let lo = parse_tenths(lo).ok_or(malformed("LO is not a rating like 2.5"))?;
+            let hi = match hi {
+                Some(hi) => parse_tenths(hi).ok_or(malformed("HI is not a rating like 4.9"))?,
+                None => u16::MAX,
+            };
+            if lo > hi {
+                return Err(malformed("LO is larger than HI"));
+            }
+            if lo < 10 {
+                return Err(malformed("ratings start at 1.0"));
+            }
+            for other in &bands {
+                if other.name == name {
+                    return Err(BandError::Duplicate(name.to_string()));
+                }
+                if lo <= other.hi && other.lo <= hi {
+                    return Err(BandError::Overlap {
+                        a: other.name.clone(),
+                        b: name.to_string(),
+                    });
+                }
+            }
+            bands.push(Band {
+                name: name.to_string(),
+                lo,
+                hi,
+            });
+        }
+        if bands.is_empty() {
+            return Err(BandError::Empty);
+        }
+        Ok(BandTable {
+            bands,
+            scale: Scale::Rating,
+        })
+    }
+
+    /// What this table grades by.
+    pub fn scale(&self) -> Scale {
+        self.scale
+    }
+
+    /// Band `i`'s range as `--bands` writes it: `36-40`, or `2.5-4.9` / `7.0+`.
+    pub fn range_text(&self, i: usize) -> String {
+        let b = &self.bands[i];
+        match self.scale {
+            Scale::Clues => format!("{}-{}", b.lo, b.hi),
+            Scale::Rating if b.hi == u16::MAX => format!("{}+", tenths(b.lo)),
+            Scale::Rating => format!("{}-{}", tenths(b.lo), tenths(b.hi)),
+        }
+    }
+
+    /// The band of a puzzle with `n_clues` givens and technique rating `rating` (in
+    /// tenths), by this table's scale; `None` for a rating table without a rating.
+    pub fn grade_puzzle(&self, n_clues: u16, rating: Option<u8>) -> Option<usize> {
+        match self.scale {
+            Scale::Clues => self.grade(n_clues),
+            Scale::Rating => self.grade(u16::from(rating?)),
+        }
     }
 
     /// The bands, in the order given.
@@ -201,7 +351,8 @@ impl BandTable {
         &self.bands
     }
 
-    /// The band index of a puzzle with `n_clues` givens, if any.
+    /// The band index of a value on this table's scale (clues, or rating tenths), if
+    /// any: above every range, the band reaching highest.
     pub fn grade(&self, n_clues: impl Into<u16>) -> Option<usize> {
         let n_clues = n_clues.into();
         if let Some(i) = self
@@ -258,10 +409,26 @@ impl fmt::Display for BandTable {
             if i > 0 {
                 f.write_str(",")?;
             }
-            write!(f, "{}={}-{}", b.name, b.lo, b.hi)?;
+            write!(f, "{}={}", b.name, self.range_text(i))?;
         }
         Ok(())
     }
+}
+
+/// `2.5` → 25: a rating with at most one decimal, in tenths.
+fn parse_tenths(s: &str) -> Option<u16> {
+    let (whole, tenth) = s.split_once('.').unwrap_or((s, "0"));
+    if whole.is_empty() || whole.len() > 2 || tenth.len() != 1 {
+        return None;
+    }
+    let whole: u16 = whole.parse().ok()?;
+    let tenth: u16 = tenth.parse().ok()?;
+    Some(whole * 10 + tenth)
+}
+
+/// 25 → `2.5`.
+fn tenths(t: u16) -> String {
+    format!("{}.{}", t / 10, t % 10)
 }
 
 #[cfg(test)]
@@ -315,6 +482,56 @@ mod tests {
                 assert!(t.grade(n).is_some(), "{size}: {n} clues");
             }
         }
+    }
+
+    #[test]
+    fn rating_tables_parse_grade_and_print_back() {
+        let t = BandTable::default_rating();
+        assert_eq!(t.scale(), Scale::Rating);
+        assert_eq!(t.to_string(), DEFAULT_RATING);
+        assert_eq!(BandTable::parse_rating(&t.to_string()).unwrap(), t);
+        let name = |r: u8| {
+            t.grade_puzzle(25, Some(r))
+                .map(|i| t.bands()[i].name.as_str())
+        };
+        assert_eq!(name(10), Some("easy"));
+        assert_eq!(name(14), Some("easy"));
+        assert_eq!(name(15), Some("medium"));
+        assert_eq!(name(24), Some("medium"));
+        assert_eq!(name(25), Some("hard"));
+        assert_eq!(name(49), Some("hard"));
+        assert_eq!(name(50), Some("diabolical"));
+        assert_eq!(name(70), Some("extreme"));
+        assert_eq!(name(115), Some("extreme"));
+        assert_eq!(
+            t.grade_puzzle(25, None),
+            None,
+            "a rating table needs the rating"
+        );
+        assert_eq!(t.range_text(4), "7.0+");
+        // A closed top: ratings above it still go to the hardest band.
+        let closed = BandTable::parse_rating("easy=1.0-2.0,hard=2.1-5").unwrap();
+        assert_eq!(closed.to_string(), "easy=1.0-2.0,hard=2.1-5.0");
+        assert_eq!(closed.grade_puzzle(17, Some(90)), Some(1));
+        // Clue tables ignore the rating.
+        let clues = BandTable::default_9x9();
+        assert_eq!(clues.grade_puzzle(38, Some(90)), Some(0));
+    }
+
+    #[test]
+    fn refuses_bad_rating_tables() {
+        let err = |s| BandTable::parse_rating(s).unwrap_err().to_string();
+        assert!(err("easy=0.5-1.4").contains("ratings start at 1.0"));
+        assert!(err("easy=1.0-2.5,hard=2.5+").contains("overlap"));
+        assert!(err("easy=1.00-2").contains("LO is not a rating"));
+        assert!(err("easy=1.0-x").contains("HI is not a rating"));
+        assert!(err("easy=3.0-2.0").contains("LO is larger"));
+        assert!(
+            BandTable::parse_scaled("default", Size::Sixteen, Scale::Rating)
+                .unwrap_err()
+                .to_string()
+                .contains("9x9 only")
+        );
     }
 
     #[test]

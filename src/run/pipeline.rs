@@ -110,6 +110,9 @@ pub struct Summary {
     pub band_seeds: Vec<u64>,
     pub band_attempts: Vec<u64>,
     pub band_max_attempts: Vec<u32>,
+    /// Per band: thread time making its seeds (fill, carve, rate, canonical form), so
+    /// the summary can tell what a seed of each band costs one core.
+    pub band_seed_time: Vec<Duration>,
     pub elapsed: Duration,
 }
 
@@ -121,6 +124,7 @@ impl Summary {
             band_seeds: vec![0; n_bands],
             band_attempts: vec![0; n_bands],
             band_max_attempts: vec![0; n_bands],
+            band_seed_time: vec![Duration::ZERO; n_bands],
             ..Summary::default()
         }
     }
@@ -132,6 +136,7 @@ impl Summary {
             self.band_seeds[b] += 1;
             self.band_attempts[b] += u64::from(s.attempts);
             self.band_max_attempts[b] = self.band_max_attempts[b].max(s.attempts);
+            self.band_seed_time[b] += s.fill_time + s.carve_time + s.rate_time + s.canon_time;
         }
         self.seeds += seeds.len() as u64;
     }
@@ -561,8 +566,9 @@ pub fn run<B: Board>(
                 .par_iter()
                 .zip(needed.par_iter())
                 .map(|(seed, &needed)| {
+                    // Seeds made for rating bands come rated.
                     (needed && plan.rate)
-                        .then(|| B::rate(&seed.puzzle))
+                        .then(|| seed.rating.or_else(|| B::rate(&seed.puzzle)))
                         .flatten()
                 })
                 .collect();
@@ -663,6 +669,8 @@ mod tests {
                 n_clues: 30,
                 band: 0,
                 attempts: 1,
+                rating: None,
+                rate_time: Duration::ZERO,
                 fill_time: Duration::ZERO,
                 carve_time: Duration::ZERO,
                 canon_time: Duration::ZERO,

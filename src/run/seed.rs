@@ -1,6 +1,18 @@
 //! Making one seed puzzle of a run, the expensive way: fill a complete grid, carve it
 //! towards a clue count drawn from the seed's band, and start again from a new grid
-//! until the puzzle lands in the band; then its canonical form. Seed `j` of round
+//! until the puzzle lands in the band; then its canonical form.
+//!
+//! With rating bands (`--grade rating`) the target is a technique rating, which no
+//! carve can aim at directly. Each attempt carves to the end (`--carve` with no clue
+//! target: a minimal puzzle for `minimal`/`target`) and rates it. Ratings only fall
+//! as clues come back, and every puzzle between the minimal one and the full grid is
+//! still uniquely solvable (a superset of a unique puzzle's clues), so a rating above
+//! the band is walked down: the removed cells (whole orbits with `--symmetry`) go back
+//! in a random order, and a bisection over how many go back finds where the rating
+//! crosses into the band, in about log2(60) ≈ 6 ratings of easier and easier puzzles.
+//! A minimal puzzle rated below the band is a failed attempt; so is a crossing that
+//! jumps over the band (ratings are not strictly monotone). Only hard bands pay many
+//! attempts: they need a hard minimal puzzle to start from. Seed `j` of round
 //! `round` draws only from its own stream (`rng::item_rng(seed, Seed, j, round)`), so
 //! it is the same whichever thread makes it. The pipeline decides which seeds to make
 //! and which duplicates to replace; this module makes one.
@@ -9,9 +21,12 @@ use std::time::{Duration, Instant};
 
 use rand::Rng;
 
-use crate::engine::board::Board;
+use rand::seq::SliceRandom;
+
+use crate::engine::board::{Board, Rating};
 use crate::engine::generate::{Carve, Fill, Symmetry};
-use crate::engine::grade::BandTable;
+use crate::engine::grade::{BandTable, Scale};
+use crate::engine::nxn::MAX_CELLS;
 use crate::run::rng::{item_rng, Purpose};
 
 /// What making a seed needs of a run's plan.
@@ -37,21 +52,27 @@ pub struct SeedPuzzle<C> {
     pub canonical: C,
     pub n_clues: u16,
     pub band: u8,
+    /// Its technique rating when making it rated it (rating bands); else `None` and
+    /// the pipeline rates it when it writes rows.
+    pub rating: Option<Rating>,
     /// Fill-and-carve attempts it took to land in the band.
     pub attempts: u32,
-    /// Time spent filling, carving (all attempts) and canonicalising this seed.
+    /// Time spent filling, carving and rating (all attempts) and canonicalising this seed.
     pub fill_time: Duration,
     pub carve_time: Duration,
+    pub rate_time: Duration,
     pub canon_time: Duration,
 }
 
 /// A seed that did not land in its band within the attempts allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("band {band:?} ({lo}-{hi} clues) was not reached in {attempts} attempts with --carve {carve}; {hint}")]
+#[error("band {band:?} ({range} {scale}) was not reached in {attempts} attempts with --carve {carve}; {hint}")]
 pub struct BandUnreachable {
     pub band: String,
-    pub lo: u16,
-    pub hi: u16,
+    /// The band's range as `--bands` writes it.
+    pub range: String,
+    /// `clues` or `rating`.
+    pub scale: &'static str,
     pub attempts: u32,
     pub carve: &'static str,
     pub hint: &'static str,
@@ -67,6 +88,9 @@ pub fn make_seed<B: Board>(
     let band = recipe.selected[(j % recipe.selected.len() as u64) as usize];
     let spec = &recipe.bands.bands()[band];
     let mut rng = item_rng(recipe.seed, Purpose::Seed, j, round);
+    if recipe.bands.scale() == Scale::Rating {
+        return make_rated_seed::<B>(recipe, band, &mut rng);
+    }
     let (mut fill_time, mut carve_time) = (Duration::ZERO, Duration::ZERO);
     for attempt in 1..=recipe.max_attempts {
         let t0 = Instant::now();
@@ -85,17 +109,19 @@ pub fn make_seed<B: Board>(
                 canonical,
                 n_clues: out.n_clues,
                 band: band as u8,
+                rating: None,
                 attempts: attempt,
                 fill_time,
                 carve_time,
+                rate_time: Duration::ZERO,
                 canon_time: t2.elapsed(),
             });
         }
     }
     Err(BandUnreachable {
         band: spec.name.clone(),
-        lo: spec.lo,
-        hi: spec.hi,
+        range: recipe.bands.range_text(band),
+        scale: "clues",
         attempts: recipe.max_attempts,
         carve: recipe.carve.name(),
         hint: match recipe.carve {
@@ -105,6 +131,190 @@ pub fn make_seed<B: Board>(
             }
         },
     })
+}
+
+/// Bands starting at this rating (tenths) or higher rate the minimal puzzle first:
+/// many minimal puzzles rate below 2.5, so an attempt that cannot land is dropped
+/// after one rating. Lower bands skip it: nearly every minimal puzzle rates above
+/// them, and rating a minimal puzzle (chains, often) costs more than the bisection.
+const RATE_MINIMAL_FROM: u16 = 25;
+
+/// Random orders of putting clues back tried per minimal puzzle that rates above the
+/// band: the crossing point differs from order to order, and a new order is much
+/// cheaper than a new hard minimal puzzle.
+const ORDERS_PER_PUZZLE: u32 = 3;
+
+/// [`make_seed`] for a rating table (the module documentation tells how).
+fn make_rated_seed<B: Board>(
+    recipe: &Recipe<'_>,
+    band: usize,
+    rng: &mut impl Rng,
+) -> Result<SeedPuzzle<B::Cells>, BandUnreachable> {
+    let spec = &recipe.bands.bands()[band];
+    let (lo, hi) = (spec.lo, spec.hi);
+    let (mut fill_time, mut carve_time, mut rate_time) =
+        (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    let rate = |cells: &B::Cells, took: &mut Duration| {
+        let t = Instant::now();
+        let r = B::rate(cells);
+        *took += t.elapsed();
+        r
+    };
+    let in_band = |r: &Rating| (lo..=hi).contains(&u16::from(r.rating));
+    let mut groups = Groups::default();
+    for attempt in 1..=recipe.max_attempts {
+        let t0 = Instant::now();
+        let solution = B::fill(recipe.fill, rng);
+        let t1 = Instant::now();
+        let minimal = B::carve(recipe.carve, 0, recipe.symmetry, &solution, rng);
+        fill_time += t1 - t0;
+        carve_time += t1.elapsed();
+        let mut landed = None;
+        let mut orders = 1;
+        if lo >= RATE_MINIMAL_FROM {
+            match rate(&minimal.puzzle, &mut rate_time) {
+                Some(r) if in_band(&r) => landed = Some((minimal.puzzle, r)),
+                Some(r) if u16::from(r.rating) > hi => orders = ORDERS_PER_PUZZLE,
+                _ => continue,
+            }
+        }
+        for _ in 0..orders {
+            if landed.is_some() {
+                break;
+            }
+            groups.shuffle(
+                B::SIZE.side(),
+                recipe.symmetry,
+                minimal.puzzle.as_ref(),
+                rng,
+            );
+            // The search stops at the first rating at or below a ceiling drawn inside
+            // the band (the band's top would pile every seed up just under it).
+            let ceiling = if hi == u16::MAX {
+                hi
+            } else {
+                rng.random_range(lo..=hi)
+            };
+            // The fewest groups back that bring the rating to `ceiling` or below (a
+            // lower bound over 0..=len; all back, the full grid, is taken to be low
+            // enough and never rated). With the minimal puzzle rated above `hi`, start
+            // at 1.
+            let (mut left, mut right) = (usize::from(orders > 1), groups.len());
+            let mut best = None;
+            while left < right {
+                let mid = (left + right) / 2;
+                let p = groups.put_back::<B>(&minimal.puzzle, &solution, mid);
+                match rate(&p, &mut rate_time) {
+                    Some(r) if u16::from(r.rating) > ceiling => left = mid + 1,
+                    Some(r) => {
+                        right = mid;
+                        best = Some((p, r));
+                    }
+                    None => break,
+                }
+            }
+            landed = best.filter(|(_, r)| in_band(r));
+        }
+        let Some((puzzle, rating)) = landed else {
+            continue;
+        };
+        let t2 = Instant::now();
+        let canonical = B::canonical_form(&puzzle);
+        let n_clues = puzzle.as_ref().iter().filter(|&&v| v != 0).count() as u16;
+        return Ok(SeedPuzzle {
+            puzzle,
+            solution,
+            canonical,
+            n_clues,
+            band: band as u8,
+            rating: Some(rating),
+            attempts: attempt,
+            fill_time,
+            carve_time,
+            rate_time,
+            canon_time: t2.elapsed(),
+        });
+    }
+    Err(BandUnreachable {
+        band: spec.name.clone(),
+        range: recipe.bands.range_text(band),
+        scale: "rating",
+        attempts: recipe.max_attempts,
+        carve: recipe.carve.name(),
+        hint: "few puzzles carved this way rate this high; raise --max-attempts or try --carve minimal",
+    })
+}
+
+/// The removed cells of a carved puzzle in a random order, in groups that go back
+/// together (a whole orbit with `--symmetry`, else one cell): fixed arrays, so an
+/// attempt allocates nothing.
+struct Groups {
+    /// Cells in the order they go back.
+    order: [u16; MAX_CELLS],
+    /// `ends[g]`: the end in `order` of group `g`.
+    ends: [u16; MAX_CELLS],
+    len: usize,
+}
+
+impl Default for Groups {
+    fn default() -> Groups {
+        Groups {
+            order: [0; MAX_CELLS],
+            ends: [0; MAX_CELLS],
+            len: 0,
+        }
+    }
+}
+
+impl Groups {
+    /// Groups the empty cells of `puzzle` (side `n`) by orbits of `symmetry`, in a
+    /// random order.
+    fn shuffle(&mut self, n: usize, symmetry: Symmetry, puzzle: &[u8], rng: &mut impl Rng) {
+        let mut removed = [0u16; MAX_CELLS];
+        let mut n_removed = 0;
+        for (c, _) in puzzle.iter().enumerate().filter(|(_, &v)| v == 0) {
+            removed[n_removed] = c as u16;
+            n_removed += 1;
+        }
+        removed[..n_removed].shuffle(rng);
+        let mut taken = [false; MAX_CELLS];
+        let (mut n_order, mut len) = (0, 0);
+        for &c in &removed[..n_removed] {
+            if taken[usize::from(c)] {
+                continue;
+            }
+            let (orbit, orbit_len) = symmetry.orbit_in(n, usize::from(c));
+            for &o in &orbit[..orbit_len] {
+                let o = usize::from(o);
+                if puzzle[o] == 0 && !std::mem::replace(&mut taken[o], true) {
+                    self.order[n_order] = o as u16;
+                    n_order += 1;
+                }
+            }
+            self.ends[len] = n_order as u16;
+            len += 1;
+        }
+        self.len = len;
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+
+    /// `puzzle` with its first `k` groups back from `solution`.
+    fn put_back<B: Board>(&self, puzzle: &B::Cells, solution: &B::Cells, k: usize) -> B::Cells {
+        let mut p = *puzzle;
+        let end = if k == 0 {
+            0
+        } else {
+            usize::from(self.ends[k - 1])
+        };
+        for &c in &self.order[..end] {
+            let c = usize::from(c);
+            p.as_mut()[c] = solution.as_ref()[c];
+        }
+        p
+    }
 }
 
 #[cfg(test)]
@@ -156,7 +366,74 @@ mod tests {
             BandTable::parse_for("rare=17-17,easy=36-40", crate::engine::grid::Size::Nine).unwrap();
         let r = recipe(&bands, &[0], 2);
         let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();
-        assert_eq!((e.lo, e.hi, e.attempts), (17, 17, 2));
+        assert_eq!((e.range.as_str(), e.attempts), ("17-17", 2));
         assert!(e.to_string().contains("widen the band"), "{e}");
+    }
+
+    #[test]
+    fn a_rated_seed_lands_in_its_rating_band_with_its_true_rating() {
+        let bands = BandTable::default_rating();
+        let selected = [0, 1, 2, 3, 4];
+        let r = Recipe {
+            carve: Carve::Minimal,
+            ..recipe(&bands, &selected, 200)
+        };
+        for j in 0..10 {
+            let a = make_seed::<Nine>(&r, j, 0).unwrap();
+            assert_eq!(usize::from(a.band), selected[(j % 5) as usize]);
+            let rating = a.rating.expect("rating bands rate their seeds");
+            assert_eq!(
+                Some(rating),
+                Nine::rate(&a.puzzle),
+                "{j}: the stated rating is the rater's"
+            );
+            assert_eq!(
+                bands.grade(rating.rating),
+                Some(usize::from(a.band)),
+                "{j}: {rating:?}"
+            );
+            assert_eq!(Nine::count_solutions(&a.puzzle, 2), 1, "{j}: unique");
+            assert!(a
+                .puzzle
+                .iter()
+                .zip(&a.solution)
+                .all(|(&p, &s)| p == 0 || p == s));
+            assert_eq!(
+                usize::from(a.n_clues),
+                a.puzzle.iter().filter(|&&v| v != 0).count()
+            );
+            let b = make_seed::<Nine>(&r, j, 0).unwrap();
+            assert_eq!(
+                (a.puzzle, a.rating),
+                (b.puzzle, b.rating),
+                "{j}: deterministic"
+            );
+        }
+    }
+
+    #[test]
+    fn rated_seeds_keep_the_symmetry_of_the_clue_pattern() {
+        let bands = BandTable::default_rating();
+        let r = Recipe {
+            carve: Carve::Minimal,
+            symmetry: Symmetry::Rot180,
+            ..recipe(&bands, &[0, 2], 200)
+        };
+        for j in 0..4 {
+            let a = make_seed::<Nine>(&r, j, 0).unwrap();
+            for c in 0..81 {
+                assert_eq!(a.puzzle[c] == 0, a.puzzle[80 - c] == 0, "{j}: cell {c}");
+            }
+        }
+    }
+
+    #[test]
+    fn an_unreachable_rating_is_an_error_naming_the_range() {
+        // No 9x9 puzzle rates 25.0; every attempt fails.
+        let bands = BandTable::parse_rating("easy=1.0-2.0,impossible=25.0+").unwrap();
+        let r = recipe(&bands, &[1], 2);
+        let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();
+        assert_eq!((e.range.as_str(), e.scale), ("25.0+", "rating"));
+        assert!(e.to_string().contains("raise --max-attempts"), "{e}");
     }
 }
