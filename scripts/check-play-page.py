@@ -261,7 +261,12 @@ def check_main_page(page, screenshot):
         page.click_cell(i)
         page.press(s2[i], next(s for s in symbols if s != s2[i]))
     page.click("pencil")
-    page.click_cell(empties2[9])
+    slip = empties2[9]
+    page.click_cell(slip)
+    page.press(next(s for s in symbols if s != s2[slip]))
+    page.click("check")
+    expect(page.text("status") == "1 entry is wrong.", f"Check counts: {page.text('status')!r}")
+    page.click_cell(empties2[10])
 
     # Download PNG: the link gets a PNG data URL of the grid.
     page.d.execute_cdp_cmd("Browser.setDownloadBehavior", {"behavior": "deny"})

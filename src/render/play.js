@@ -280,6 +280,7 @@
   // ----- Drawing ---------------------------------------------------------------
 
   const cellEls = [];
+  const shown = []; // what each cell shows now, as drawContent keys it
 
   function build() {
     gridEl.style.setProperty('--n', N);
@@ -356,11 +357,12 @@
       el.classList.toggle('entry', !given && v !== 0);
       el.classList.toggle('wrong', game.wrong.has(i));
       el.classList.toggle('selected', i === sel);
+      el.setAttribute('aria-selected', String(i === sel));
       el.classList.toggle('peer', i !== sel && (r === selRow || c === selCol || boxOf(i) === selBox));
       el.classList.toggle('same', i !== sel && v !== 0 && v === selValue);
       el.dataset.value = v ? SYMBOLS[v - 1] : '';
       el.dataset.marks = v ? '' : marksText(game.marks[i]);
-      drawContent(el, v, v ? 0 : game.marks[i]);
+      drawContent(i, v, v ? 0 : game.marks[i]);
     }
     gridEl.classList.toggle('solved', game.solved);
     gridEl.classList.toggle('revealed', game.revealed);
@@ -378,12 +380,13 @@
 
   /**
    * What a cell shows: its value, or else its pencil marks as a BOX×BOX grid with
-   * each value in its own place. Rebuilt only when it changes (`el.shown`).
+   * each value in its own place. Rebuilt only when it changes (`shown`).
    */
-  function drawContent(el, v, mask) {
-    const shown = v ? 'v' + v : 'm' + mask;
-    if (el.shown === shown) return;
-    el.shown = shown;
+  function drawContent(i, v, mask) {
+    const key = v ? 'v' + v : 'm' + mask;
+    if (shown[i] === key) return;
+    shown[i] = key;
+    const el = cellEls[i];
     el.textContent = v ? SYMBOLS[v - 1] : '';
     if (!mask) return;
     const box = document.createElement('div');
@@ -445,15 +448,20 @@
         }
       }
     }
-    for (let k = 0; k <= N; k++) {
-      const thick = k % BOX === 0;
+    // Thin lines first, so the box lines cross over them; square caps close the
+    // corners of the frame.
+    g.lineCap = 'square';
+    for (const thick of [false, true]) {
       g.strokeStyle = thick ? '#1b1f24' : '#b8c0cc';
       g.lineWidth = thick ? 3 : 1;
       g.beginPath();
-      g.moveTo(x0 + k * cell, y0);
-      g.lineTo(x0 + k * cell, y0 + side);
-      g.moveTo(x0, y0 + k * cell);
-      g.lineTo(x0 + side, y0 + k * cell);
+      for (let k = 0; k <= N; k++) {
+        if ((k % BOX === 0) !== thick) continue;
+        g.moveTo(x0 + k * cell, y0);
+        g.lineTo(x0 + k * cell, y0 + side);
+        g.moveTo(x0, y0 + k * cell);
+        g.lineTo(x0 + side, y0 + k * cell);
+      }
       g.stroke();
     }
     return canvas;
