@@ -21,6 +21,7 @@ too, never a skip.
 
 import base64
 import os
+import re
 import shutil
 import struct
 import sys
@@ -164,6 +165,12 @@ def check_main_page(page, screenshot):
     page.press(wrong)
     page.click_cell(b)
     page.press(solution[b])
+    # The touch pad enters and erases too.
+    page.click_cell(c)
+    page.d.find_element(By.CSS_SELECTOR, f"#pad button[data-value='{symbols.index(wrong) + 1}']").click()
+    expect(page.cells()[c][0] == wrong, "a number pad button fills the selected cell")
+    page.click("erase")
+    expect(page.cells()[c][0] == "", "the pad's erase button empties the cell")
     cells = page.cells()
     expect(cells[a][0] == wrong, f"typing {wrong!r} fills cell {a}")
     expect(cells[b][0] == solution[b], f"typing {solution[b]!r} fills cell {b}")
@@ -234,6 +241,10 @@ def check_main_page(page, screenshot):
     expect(page.values() == solution, "the typed solution is on the grid")
     expect("solved" in page.grid_classes(), "the grid is marked solved")
     expect(page.text("status").startswith("Solved"), f"status says solved: {page.text('status')!r}")
+    clock = page.text("timer")
+    expect(re.fullmatch(r"\d+:\d\d", clock), f"the timer shows minutes and seconds: {clock!r}")
+    time.sleep(1.2)
+    expect(page.text("timer") == clock, "the timer stops when the puzzle is solved")
 
     # Next shows the second puzzle with its number and band; Prev finds the first
     # one still solved.
@@ -282,6 +293,15 @@ def check_main_page(page, screenshot):
            == f"sudoku-{second['number']}.png", "the download is named after the puzzle")
 
     expect(page.d.save_screenshot(str(screenshot)), "the screenshot was saved")
+
+    # Printing shows the grid and nothing else.
+    page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": "print"})
+    shown = page.d.execute_script(
+        "const seen = (s) => getComputedStyle(document.querySelector(s)).display !== 'none';"
+        "return ['#grid', '.page-head', '.puzzle-nav', '.controls', '#status'].map(seen)")
+    page.d.execute_cdp_cmd("Emulation.setEmulatedMedia", {"media": ""})
+    expect(shown == [True, False, False, False, False],
+           f"print shows only the grid (grid, title, nav, controls, status: {shown})")
     errors = page.js_errors()
     expect(not errors, "the page logged errors" + errors)
 
@@ -307,6 +327,11 @@ def check_other_page(page):
     page.type_solution(givens, solution, lower=True)
     expect(page.values() == solution, "the typed solution is on the grid")
     expect("solved" in page.grid_classes(), f"the {data['size']}x{data['size']} grid is solved")
+    # This page keeps its progress beside the main page's, not over it.
+    pages = page.d.execute_script(
+        "return Object.keys(localStorage).filter(k => k.startsWith('sudoku-factory:play:'))"
+        ".map(k => k.split(':')[2])")
+    expect(len(set(pages)) >= 2, f"two pages share their storage keys: {sorted(set(pages))}")
     errors = page.js_errors()
     expect(not errors, "the page logged errors" + errors)
 
