@@ -111,6 +111,22 @@ fn write_page(path: &Path, size: Size, title: &str, puzzles: &[Played]) {
     std::fs::write(path, html).expect("writing the page");
 }
 
+/// Runs the checker on `page` (and `more` pages), saving its screenshot to `shot`.
+fn check(page: &Path, shot: &Path, more: &[&Path]) -> std::process::Output {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check-play-page.py");
+    assert!(
+        Path::new(PYTHON).is_file(),
+        "{PYTHON} is missing: the play page test needs Debian's python3 with `{INSTALL}`"
+    );
+    Command::new(PYTHON)
+        .arg(&script)
+        .arg(page)
+        .arg(shot)
+        .args(more)
+        .output()
+        .unwrap_or_else(|e| panic!("running {PYTHON} {}: {e}", script.display()))
+}
+
 #[test]
 fn the_play_page_plays_in_a_headless_browser() {
     let temp = tempfile::tempdir().expect("a temporary directory");
@@ -125,18 +141,7 @@ fn the_play_page_plays_in_a_headless_browser() {
     write_page(&nine, Size::Nine, "Sudoku Factory · Book 1", &nines());
     write_page(&sixteen_page, Size::Sixteen, "16×16", &[sixteen()]);
 
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check-play-page.py");
-    assert!(
-        Path::new(PYTHON).is_file(),
-        "{PYTHON} is missing: the play page test needs Debian's python3 with `{INSTALL}`"
-    );
-    let out = Command::new(PYTHON)
-        .arg(&script)
-        .arg(&nine)
-        .arg(&screenshot)
-        .arg(&sixteen_page)
-        .output()
-        .unwrap_or_else(|e| panic!("running {PYTHON} {}: {e}", script.display()));
+    let out = check(&nine, &screenshot, &[&sixteen_page]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -151,5 +156,29 @@ fn the_play_page_plays_in_a_headless_browser() {
         png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1000,
         "the screenshot is a PNG picture ({} bytes)",
         png.len()
+    );
+}
+
+/// The checker can fail: a page whose Check marks nothing is refused, by name.
+#[test]
+fn the_checker_fails_a_page_whose_check_marks_nothing() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let page = dir.path().join("broken.html");
+    write_page(&page, Size::Nine, "broken", &nines());
+    let html = std::fs::read_to_string(&page).expect("reading the page back");
+    let marking = "game.wrong.add(i)";
+    assert_eq!(
+        html.matches(marking).count(),
+        1,
+        "play.js marks wrong entries here"
+    );
+    std::fs::write(&page, html.replace(marking, "void i")).expect("writing the broken page");
+
+    let out = check(&page, &dir.path().join("shot.png"), &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("FAIL") && stderr.contains("Check marks the wrong entry"),
+        "{stderr}"
     );
 }
