@@ -23,6 +23,8 @@
 //! * [`bench`] — `bench`: every fill × carve combination measured on one budget
 //!   (speed, latency, clues, bands, minimality, diversity), beside the `sudoku`
 //!   crate's generator (`bench::peer`, feature `sudoku-peer`), and rendered; no I/O.
+//! * [`render`] — puzzles for people: [`render::html`] (the offline HTML play page,
+//!   its player inlined); text out, no I/O.
 //! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
 //!   subcommand, the I/O edge.
 //!
@@ -55,4 +57,5 @@ pub mod bench;
 pub mod cli;
 pub mod cmd;
 pub mod engine;
+pub mod render;
 pub mod run;
