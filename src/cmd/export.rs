@@ -428,6 +428,11 @@ impl TempOutput {
         File::create(&self.tmp).with_context(|| format!("creating {}", self.tmp.display()))
     }
 
+    /// [`TempOutput::create`], written back to disk as it grows ([`WriteBack`]).
+    fn create_streamed(&self) -> anyhow::Result<WriteBack> {
+        Ok(WriteBack::new(self.create()?))
+    }
+
     fn write_error(&self, e: impl Into<anyhow::Error>) -> RowFailure {
         RowFailure::Write(e.into().context(format!("writing {}", self.tmp.display())))
     }
@@ -458,6 +463,58 @@ impl Drop for TempOutput {
     }
 }
 
+/// A file that asks the kernel to start writing its pages to disk every
+/// [`WriteBack::STEP`] bytes (`sync_file_range(SYNC_FILE_RANGE_WRITE)`, which does not
+/// wait), so the fsync before the rename finds little left to do: on a 1M-row JSON
+/// Lines export (360 MB) that fsync took 0.19 s of a 0.9 s run. Elsewhere than Linux it
+/// is a plain file.
+struct WriteBack {
+    file: File,
+    written: u64,
+    started: u64,
+}
+
+impl WriteBack {
+    const STEP: u64 = 8 << 20;
+
+    fn new(file: File) -> WriteBack {
+        WriteBack {
+            file,
+            written: 0,
+            started: 0,
+        }
+    }
+}
+
+impl Write for WriteBack {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        let n = self.file.write(buf)?;
+        self.written += n as u64;
+        if self.written - self.started >= Self::STEP {
+            #[cfg(target_os = "linux")]
+            {
+                use std::os::fd::AsRawFd;
+                // SAFETY: a valid open descriptor and a range inside the file; the call
+                // only schedules writeback and touches no memory of ours.
+                let _ = unsafe {
+                    libc::sync_file_range(
+                        self.file.as_raw_fd(),
+                        self.started as libc::off64_t,
+                        (self.written - self.started) as libc::off64_t,
+                        libc::SYNC_FILE_RANGE_WRITE,
+                    )
+                };
+            }
+            self.started = self.written;
+        }
+        Ok(n)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.file.flush()
+    }
+}
+
 /// A text format encoded row by row into a reused buffer.
 enum Lines {
     /// JSON Lines, with each column's `"name":` made once.
@@ -467,7 +524,7 @@ enum Lines {
 }
 
 fn write_lines(output: &TempOutput, rows: &mut Rows<'_>, lines: Lines) -> anyhow::Result<()> {
-    let mut file = output.create()?;
+    let mut file = output.create_streamed()?;
     let mut buf = Vec::with_capacity(2 * WRITE_CHUNK);
     if let Lines::Kaggle = lines {
         buf.extend_from_slice(b"quizzes,solutions\n");
@@ -490,8 +547,8 @@ fn write_lines(output: &TempOutput, rows: &mut Rows<'_>, lines: Lines) -> anyhow
 
 /// The plain or zstd-compressed output of `--format csv`.
 enum CsvOut {
-    Plain(BufWriter<File>),
-    Zstd(zstd::Encoder<'static, BufWriter<File>>),
+    Plain(BufWriter<WriteBack>),
+    Zstd(zstd::Encoder<'static, BufWriter<WriteBack>>),
 }
 
 impl Write for CsvOut {
@@ -515,7 +572,7 @@ fn write_csv(
     header: &csv::ByteRecord,
     zstd: bool,
 ) -> anyhow::Result<()> {
-    let file = BufWriter::with_capacity(1 << 20, output.create()?);
+    let file = BufWriter::with_capacity(1 << 20, output.create_streamed()?);
     let out = if zstd {
         // Level 3, as the shards: these rows are mostly random digits.
         CsvOut::Zstd(zstd::Encoder::new(file, 3).context("starting zstd")?)

@@ -150,7 +150,10 @@ pub fn play_page(
     // same page, same key (progress survives regenerating the file); another page,
     // another key.
     let unkeyed = serde_json::to_string(&(title, &data)).expect("page data serialises");
-    data.key = format!("{:016x}", twox_hash::XxHash3_64::oneshot(unkeyed.as_bytes()));
+    data.key = format!(
+        "{:016x}",
+        twox_hash::XxHash3_64::oneshot(unkeyed.as_bytes())
+    );
     let json = serde_json::to_string(&data).expect("page data serialises");
 
     let title = escape_html(title);
