@@ -436,12 +436,14 @@ impl<'a> PageBuilder<'a> {
         size: f32,
         solution: bool,
     ) {
+        let number = format!("#{}", p.number);
+        let number_width = self.fonts.width(Weight::Bold, &number, size);
         self.items.push(Item::Text {
             x: gx,
             y: baseline,
             size,
             weight: Weight::Bold,
-            text: format!("#{}", p.number),
+            text: number,
         });
         if solution {
             return;
@@ -450,11 +452,19 @@ impl<'a> PageBuilder<'a> {
         if let (Some(r), Some((_, technique))) = (p.rating_text(), &p.rating) {
             right = format!("{right} · SE {r} {technique}");
         }
-        let width = self.fonts.width(Weight::Regular, &right, size);
+        // A long technique name on a small grid: set smaller rather than overlap the
+        // number or leave the grid's width.
+        let room = side - number_width - size;
+        let mut right_size = size;
+        let mut width = self.fonts.width(Weight::Regular, &right, size);
+        if width > room && room > 0.0 {
+            right_size = size * room / width;
+            width = room;
+        }
         self.items.push(Item::Text {
             x: gx + side - width,
             y: baseline,
-            size,
+            size: right_size,
             weight: Weight::Regular,
             text: right,
         });
@@ -651,7 +661,7 @@ mod tests {
                 number: i as u32 + 1,
                 size,
                 band: if i < n / 2 { "easy" } else { "expert" }.into(),
-                rating: Some((42, "xy-wing".into())),
+                rating: Some((95, "dynamic-forcing-chain-of-chains".into())),
                 givens: (0..cells)
                     .map(|c| {
                         if c % 3 == 0 {
