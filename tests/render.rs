@@ -70,9 +70,10 @@ fn info(pdf: &Path, name: &str) -> String {
         .to_string()
 }
 
-/// The summary's "(puzzles 1-P, solutions S-T)": the first solutions page.
+/// The summary's "(puzzle pages 1-P, solution pages S-T)": the first solutions page.
 fn first_solution_page(stderr: &str) -> usize {
-    let at = stderr.find("solutions ").expect("a page summary") + "solutions ".len();
+    let key = "solution pages ";
+    let at = stderr.find(key).expect("a page summary") + key.len();
     stderr[at..].split('-').next().unwrap().parse().unwrap()
 }
 

@@ -104,7 +104,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         write_file(path, &bytes)?;
         sync_dir(parent_of(path))?;
         summary.push(format!(
-            "{}: {} pages (puzzles 1-{}, solutions {}-{}), gutter {} in, {} bytes",
+            "{}: {} pages (puzzle pages 1-{}, solution pages {}-{}), gutter {} in, {} bytes",
             path.display(),
             book.pages.len(),
             book.first_solution_page - 1,

@@ -80,13 +80,18 @@ pub fn write(page: &Page, fonts: &Fonts, dpi: u32) -> Result<Vec<u8>, PngError> 
     let pixels: Vec<u8> = canvas
         .ink
         .iter()
-        .map(|&a| (255.0 * (1.0 - a.clamp(0.0, 1.0))).round() as u8)
+        // + 0.5 and truncation: rounding without a libm call per pixel.
+        .map(|&a| (255.0 * (1.0 - a.clamp(0.0, 1.0)) + 0.5) as u8)
         .collect();
     let mut out = Vec::new();
     {
         let mut encoder = png::Encoder::new(&mut out, w, h);
         encoder.set_color(png::ColorType::Grayscale);
         encoder.set_depth(png::BitDepth::Eight);
+        // fdeflate's fast mode: these images are mostly white, so it compresses them
+        // about as well as zlib's default in a fraction of the time (zlib was 37% of
+        // the time of `--png`).
+        encoder.set_compression(png::Compression::Fast);
         let per_metre = (dpi as f64 / 0.0254).round() as u32;
         encoder.set_pixel_dims(Some(png::PixelDimensions {
             xppu: per_metre,
