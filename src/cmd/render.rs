@@ -99,6 +99,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
             &fonts,
             &pdf::Meta {
                 title: args.title.clone(),
+                outline: book.sections.clone(),
             },
         )?;
         write_file(path, &bytes)?;

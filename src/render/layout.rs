@@ -203,6 +203,9 @@ pub struct Book {
     pub gutter: f32,
     /// The 1-based number of the first solutions page.
     pub first_solution_page: usize,
+    /// Each section's title and 0-based first page (the bands, then "Solutions"):
+    /// the PDF's bookmarks.
+    pub sections: Vec<(String, usize)>,
 }
 
 /// The live area of page `index` (0-based) in trim coordinates: left, top, right,
@@ -264,6 +267,7 @@ fn solutions_per_page(size: Size, large_print: bool) -> usize {
 fn book_with_gutter(puzzles: &[Puzzle], config: &BookConfig, fonts: &Fonts, gutter: f32) -> Book {
     let style = Style::new(config.large_print);
     let mut pages: Vec<Page> = Vec::new();
+    let mut sections = Vec::new();
     // Puzzle pages: one section per band, in the order given.
     let mut start = 0;
     while start < puzzles.len() {
@@ -273,16 +277,19 @@ fn book_with_gutter(puzzles: &[Puzzle], config: &BookConfig, fonts: &Fonts, gutt
                 .iter()
                 .position(|p| &p.band != band)
                 .unwrap_or(puzzles.len() - start);
+        let title = title_case(band);
+        sections.push((title.clone(), pages.len()));
         for chunk in puzzles[start..end].chunks(config.per_page) {
             let index = pages.len();
             let mut page = PageBuilder::new(config, fonts, &style, gutter, index);
-            page.head(&title_case(band));
+            page.head(&title);
             page.grids(chunk, config.per_page, false);
             pages.push(page.finish());
         }
         start = end;
     }
     let first_solution_page = pages.len() + 1;
+    sections.push(("Solutions".to_string(), pages.len()));
     let per_page = solutions_per_page(puzzles[0].size, config.large_print);
     for chunk in puzzles.chunks(per_page) {
         let index = pages.len();
@@ -295,6 +302,7 @@ fn book_with_gutter(puzzles: &[Puzzle], config: &BookConfig, fonts: &Fonts, gutt
         pages,
         gutter,
         first_solution_page,
+        sections,
     }
 }
 
@@ -788,6 +796,12 @@ mod tests {
         let book = book(&puzzles(Size::Nine, 10), &config, &fonts).unwrap();
         assert_eq!(book.pages.len(), 5);
         assert_eq!(book.first_solution_page, 5);
+        let sections: Vec<(&str, usize)> = book
+            .sections
+            .iter()
+            .map(|(t, p)| (t.as_str(), *p))
+            .collect();
+        assert_eq!(sections, [("Easy", 0), ("Expert", 2), ("Solutions", 4)]);
         assert!(matches!(
             super::book(
                 &puzzles(Size::Nine, 3),

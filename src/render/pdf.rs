@@ -27,6 +27,8 @@ pub enum PdfError {
 #[derive(Clone, Debug, Default)]
 pub struct Meta {
     pub title: String,
+    /// Bookmarks: a title and the 0-based page it opens.
+    pub outline: Vec<(String, usize)>,
 }
 
 /// zlib level of content and font streams: 6, the usual balance (level 9 saved under
@@ -101,8 +103,37 @@ pub fn write(pages: &[Page], fonts: &Fonts, meta: &Meta) -> Result<Vec<u8>, PdfE
         .map(|_| [alloc(), alloc(), alloc(), alloc(), alloc()])
         .collect();
     let page_refs: Vec<(Ref, Ref)> = pages.iter().map(|_| (alloc(), alloc())).collect();
+    let marks: Vec<(&str, Ref)> = meta
+        .outline
+        .iter()
+        .filter_map(|(title, page)| Some((title.as_str(), page_refs.get(*page)?.0)))
+        .collect();
+    let outline = alloc();
+    let mark_refs: Vec<Ref> = marks.iter().map(|_| alloc()).collect();
 
-    pdf.catalog(catalog).pages(tree);
+    let mut cat = pdf.catalog(catalog);
+    cat.pages(tree);
+    if !marks.is_empty() {
+        cat.outlines(outline);
+    }
+    cat.finish();
+    if let (Some(&first), Some(&last)) = (mark_refs.first(), mark_refs.last()) {
+        pdf.outline(outline)
+            .first(first)
+            .last(last)
+            .count(mark_refs.len() as i32);
+        for (k, ((title, page), &r)) in marks.iter().zip(&mark_refs).enumerate() {
+            let mut item = pdf.outline_item(r);
+            item.title(TextStr(title)).parent(outline);
+            if k > 0 {
+                item.prev(mark_refs[k - 1]);
+            }
+            if let Some(&next) = mark_refs.get(k + 1) {
+                item.next(next);
+            }
+            item.dest().page(*page).fit();
+        }
+    }
     pdf.pages(tree)
         .kids(page_refs.iter().map(|&(p, _)| p))
         .count(pages.len() as i32);
@@ -346,6 +377,7 @@ mod tests {
         let b = book(&[p], &config, &fonts).unwrap();
         let meta = Meta {
             title: "Test".into(),
+            outline: b.sections.clone(),
         };
         let one = write(&b.pages, &fonts, &meta).unwrap();
         let two = write(&b.pages, &fonts, &meta).unwrap();
@@ -357,5 +389,7 @@ mod tests {
         assert!(text.contains("+DejaVuSans-Bold"));
         assert!(text.contains("/FontFile2"));
         assert!(!text.contains("CreationDate"));
+        // Bookmarks: the band's section and the solutions.
+        assert!(text.contains("/Outlines") && text.contains("(Solutions)"));
     }
 }
