@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
 use crate::engine::generate::{Carve, Fill, Symmetry};
 use crate::engine::grade::Scale;
@@ -50,6 +50,8 @@ pub enum Command {
     Bench(BenchArgs),
     /// Export a bank to SQLite, JSON Lines or the public dataset CSV layouts, in one file.
     Export(ExportArgs),
+    /// Lay out puzzles for people: a print-ready PDF book, SVG/PNG images, plain text.
+    Render(RenderArgs),
 }
 
 /// A fill strategy (SEEDS.md).
@@ -413,6 +415,97 @@ pub struct ExportArgs {
     #[arg(long)]
     pub force: bool,
     /// No progress bar and no summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Parses `--trim`: a trim size name.
+fn parse_trim(text: &str) -> Result<crate::render::layout::Trim, String> {
+    use crate::render::layout::Trim;
+    Trim::parse(text).ok_or_else(|| format!("unknown trim size; expected one of {}", Trim::NAMES))
+}
+
+/// Parses `--per-page`: 1, 2, 4 or 6.
+fn parse_per_page(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n @ (1 | 2 | 4 | 6)) => Ok(n),
+        _ => Err("expected 1, 2, 4 or 6".to_string()),
+    }
+}
+
+#[derive(Debug, Args)]
+#[command(group(ArgGroup::new("outputs").required(true).multiple(true).args(["pdf", "svg", "png", "txt", "html"])))]
+pub struct RenderArgs {
+    /// A bank directory (its manifest gives the size), or a file with one puzzle per
+    /// line (`-` reads standard input); solutions are computed, and a line without a
+    /// unique solution is an error.
+    #[arg(value_name = "INPUT")]
+    pub input: PathBuf,
+    /// Write a print-ready PDF book: puzzles by band, then the solutions.
+    #[arg(long, value_name = "FILE")]
+    pub pdf: Option<PathBuf>,
+    /// Write one SVG per puzzle and per solution into DIR (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub svg: Option<PathBuf>,
+    /// Write one PNG per puzzle and per solution into DIR (created if missing).
+    #[arg(long, value_name = "DIR")]
+    pub png: Option<PathBuf>,
+    /// Write the chosen puzzles' givens, one per line, in book order.
+    #[arg(long, value_name = "FILE")]
+    pub txt: Option<PathBuf>,
+    /// Write one self-contained HTML page that plays the chosen puzzles in a browser,
+    /// offline (type, pencil marks, check, reveal, timer, progress kept, PNG download).
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// With --txt: add the lines at the end of FILE (created if missing), never
+    /// replacing what it holds.
+    #[arg(long, requires = "txt")]
+    pub append: bool,
+    /// Board side of a puzzle file: 4, 9, 16 or 25 (default: from the first line's
+    /// length). A bank's manifest gives its own.
+    #[arg(long, value_parser = parse_board_size)]
+    pub size: Option<Size>,
+    /// Only puzzles of these bands, comma-separated or repeated (e.g. hard,expert).
+    #[arg(long, value_name = "BAND", value_delimiter = ',')]
+    pub difficulty: Vec<String>,
+    /// Exactly N puzzles (more than are available is an error); default: all.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub count: Option<u64>,
+    /// Seed of the pick with --count: the same seed and input pick the same puzzles.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Keep several puzzles of one canonical class (by default only the first one of
+    /// each class: no two puzzles of a book are the same puzzle in disguise).
+    #[arg(long)]
+    pub allow_variants: bool,
+    /// Skip every puzzle whose canonical form is in these banks or puzzle files (e.g.
+    /// earlier books' --txt files).
+    #[arg(long, value_name = "BANK_OR_FILE", num_args = 1..)]
+    pub exclude: Vec<PathBuf>,
+    /// Trim size of the book: 6x9, 8.5x11 (= letter) or a4.
+    #[arg(long, default_value = "8.5x11", value_parser = parse_trim)]
+    pub trim: crate::render::layout::Trim,
+    /// Add 0.125 in of bleed beyond the top, bottom and outside edges (page size
+    /// grows; the trim box stays).
+    #[arg(long)]
+    pub bleed: bool,
+    /// Puzzles per page: 1, 2, 4 or 6 (default: 4 on 8.5x11 and a4, 2 on 6x9, 1 with
+    /// --large-print).
+    #[arg(long, value_parser = parse_per_page)]
+    pub per_page: Option<usize>,
+    /// Large print: bigger digits, captions and lines; 1 or 2 puzzles a page.
+    #[arg(long)]
+    pub large_print: bool,
+    /// The title of the PDF (document metadata) and of the HTML play page.
+    #[arg(long, default_value = "Sudoku")]
+    pub title: String,
+    /// Resolution of --png images, dots per inch (a 9x9 grid is 3 in wide).
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u32).range(36..=1200))]
+    pub dpi: u32,
+    /// Replace outputs that exist.
+    #[arg(long)]
+    pub force: bool,
+    /// No summary.
     #[arg(long, short)]
     pub quiet: bool,
 }

@@ -23,8 +23,9 @@
 //! * [`bench`] — `bench`: every fill × carve combination measured on one budget
 //!   (speed, latency, clues, bands, minimality, diversity), beside the `sudoku`
 //!   crate's generator (`bench::peer`, feature `sudoku-peer`), and rendered; no I/O.
-//! * [`render`] — puzzles for people: [`render::html`] (the offline HTML play page,
-//!   its player inlined); text out, no I/O.
+//! * [`render`] — puzzles for people: the selection of a book's puzzles, the page
+//!   layout as a display list, its PDF, SVG and PNG writers, and the offline HTML play
+//!   page ([`render::html`]); no I/O.
 //! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
 //!   subcommand, the I/O edge.
 //!
@@ -44,8 +45,8 @@
 //!   `stats` do no I/O (their commands in `cmd` feed them rows and files).
 //! * Only `bank::sink` creates, renames or deletes bank files (and merge's scratch
 //!   files); a file under a final name is always complete. `cmd` writes only the files
-//!   a user names (`stats --svg`, `bench --out`, `export --to`), and `export` its FILE
-//!   under a temporary name renamed when complete.
+//!   a user names (`stats --svg`, `bench --out`, `export --to`, `render`'s outputs), and
+//!   `export` and `render` each file under a temporary name renamed when complete.
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 //!
 //! `tests/tidy.rs` checks these invariants on the source: I/O and printing only in

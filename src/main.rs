@@ -29,6 +29,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => cmd::merge::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Export(args) => cmd::export::run(args),
+        Command::Render(args) => cmd::render::run(args),
     };
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,

@@ -111,6 +111,66 @@ fn write_page(path: &Path, size: Size, title: &str, puzzles: &[Played]) {
     std::fs::write(path, html).expect("writing the page");
 }
 
+/// The page the command makes: `render BANK --html` of a rated bank, twice (same
+/// bytes), in `dir`.
+fn rendered_page(dir: &Path) -> std::path::PathBuf {
+    let bin = env!("CARGO_BIN_EXE_sudoku-factory");
+    let run = |args: &[&std::ffi::OsStr]| {
+        let out = Command::new(bin)
+            .args(args)
+            .output()
+            .expect("running sudoku-factory");
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    };
+    let bank = dir.join("bank");
+    let _ = std::fs::remove_dir_all(&bank);
+    run(&[
+        "generate".as_ref(),
+        "--grade".as_ref(),
+        "rating".as_ref(),
+        "--count".as_ref(),
+        "40".as_ref(),
+        "--variants".as_ref(),
+        "2".as_ref(),
+        "-q".as_ref(),
+        "--out".as_ref(),
+        bank.as_os_str(),
+    ]);
+    let pages = ["play-rendered.html", "play-rendered-again.html"].map(|name| {
+        let page = dir.join(name);
+        run(&[
+            "render".as_ref(),
+            bank.as_os_str(),
+            "--html".as_ref(),
+            page.as_os_str(),
+            "--count".as_ref(),
+            "5".as_ref(),
+            "--seed".as_ref(),
+            "9".as_ref(),
+            "--force".as_ref(),
+            "-q".as_ref(),
+        ]);
+        page
+    });
+    let (a, b) = (
+        std::fs::read(&pages[0]).unwrap(),
+        std::fs::read(&pages[1]).unwrap(),
+    );
+    assert!(a == b, "the same selection gives the same page");
+    let text = String::from_utf8(a).unwrap();
+    assert!(
+        !text.contains("http"),
+        "the rendered page names no web address"
+    );
+    // Five puzzles of a rated bank: one per class, with their rating and technique.
+    assert_eq!(text.matches("\"technique\":\"").count(), 5, "{text}");
+    pages[0].clone()
+}
+
 /// Runs the checker on `page` (and `more` pages), saving its screenshot to `shot`.
 fn check(page: &Path, shot: &Path, more: &[&Path]) -> std::process::Output {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/check-play-page.py");
@@ -140,8 +200,9 @@ fn the_play_page_plays_in_a_headless_browser() {
     let screenshot = dir.join("play-page.png");
     write_page(&nine, Size::Nine, "Sudoku Factory · Book 1", &nines());
     write_page(&sixteen_page, Size::Sixteen, "16×16", &[sixteen()]);
+    let rendered = rendered_page(&dir);
 
-    let out = check(&nine, &screenshot, &[&sixteen_page]);
+    let out = check(&nine, &screenshot, &[&sixteen_page, &rendered]);
     let stdout = String::from_utf8_lossy(&out.stdout);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(

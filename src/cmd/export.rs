@@ -157,7 +157,7 @@ fn resolve_format(args: &ExportArgs) -> anyhow::Result<(Format, bool)> {
 }
 
 /// FILE must not exist unless `--force` (checked before anything is read or written).
-fn refuse_existing(to: &Path, force: bool) -> anyhow::Result<()> {
+pub(crate) fn refuse_existing(to: &Path, force: bool) -> anyhow::Result<()> {
     match fs::symlink_metadata(to) {
         Ok(meta) if meta.is_dir() => bail!("{} is a directory, not a file to write", to.display()),
         Ok(_) if !force => bail!(
@@ -195,7 +195,7 @@ fn refuse_bank_file(to: &Path, dir: &Path) -> anyhow::Result<()> {
 /// A bank whose run did not finish, or whose listed shards are missing or of the
 /// wrong size, is refused before anything is written (checksums are checked while
 /// reading).
-fn check_complete(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
+pub(crate) fn check_complete(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
     if !manifest.complete {
         bail!(
             "{} is incomplete ({} says complete: false; {} rows in {} shards so far): finish it with `sudoku-factory generate --resume {}`",
@@ -232,7 +232,7 @@ fn check_complete(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
 
 /// `--difficulty` names must be bands of the bank's table, when its manifest says
 /// which (a merged bank of different tables does not: any name is taken).
-fn check_bands(names: &[String], manifest: &Manifest, size: Size) -> anyhow::Result<()> {
+pub(crate) fn check_bands(names: &[String], manifest: &Manifest, size: Size) -> anyhow::Result<()> {
     let Some(table) = manifest
         .params
         .bands

@@ -10,6 +10,8 @@
 //! * [`solve`], [`canon`], [`transform`] — line filters over puzzle text.
 //! * [`grade`] — the technique rating of each input puzzle, with its path on demand.
 //! * [`export`] — a bank into one SQLite, JSON Lines or CSV file, written atomically.
+//! * [`render`] — a PDF book, SVG/PNG images and text of chosen puzzles, each output
+//!   written under a temporary name and renamed when complete.
 
 pub mod bench;
 pub mod canon;
@@ -17,6 +19,7 @@ pub mod export;
 pub mod generate;
 pub mod grade;
 pub mod merge;
+pub mod render;
 pub mod solve;
 pub mod stats;
 pub mod transform;

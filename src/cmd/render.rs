@@ -1,0 +1,578 @@
+//! `sudoku-factory render INPUT [--pdf FILE] [--svg DIR] [--png DIR] [--txt FILE]
+//! [--html FILE]`:
+//! the I/O of `render` — read a bank (checked against its manifest as `export` does:
+//! complete, every shard's size, row count and XXH3) or a puzzle file (every line
+//! solved; a line without exactly one solution is an error), read the `--exclude`
+//! banks and files, feed the selection, and write the outputs.
+//!
+//! Nothing is written until the whole input is read and the selection made, so bad
+//! input (a malformed line, a damaged bank, a `--count` too large, an output that
+//! exists without `--force`) leaves every output untouched. Each file is written under
+//! a hidden temporary name beside it (`.NAME.tmp-PID`), fsynced and renamed only when
+//! complete; `--txt --append` writes the old content and the new lines to the
+//! temporary file, so the file is never seen half-appended. The layout and the
+//! writers are in [`crate::render`].
+
+use std::fs::{self, File};
+use std::io::{BufRead, Write};
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context};
+use rayon::prelude::*;
+
+use crate::bank::{self, sink::Manifest, ShardReader};
+use crate::cli::RenderArgs;
+use crate::engine::board::{Board, Verdict};
+use crate::engine::grade::BandTable;
+use crate::engine::grid::{parse_board, Size};
+use crate::render::font::Fonts;
+use crate::render::html::{self, PlayPuzzle};
+use crate::render::layout::{self, BookConfig, Trim};
+use crate::render::select::{Candidate, Config, Selector};
+use crate::render::{pdf, png, svg, Puzzle};
+use crate::run::pipeline::canonical_key;
+use crate::with_board;
+
+use super::export::{check_bands, check_complete, refuse_existing};
+use super::{open_input, Outcome};
+
+/// Where the puzzles come from.
+enum Source {
+    Bank {
+        dir: PathBuf,
+        manifest: Box<Manifest>,
+    },
+    Lines(Vec<(usize, Vec<u8>)>),
+}
+
+pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
+    let started = Instant::now();
+    let book_config = BookConfig {
+        trim: args.trim,
+        bleed: args.bleed,
+        per_page: args
+            .per_page
+            .unwrap_or(match (args.large_print, args.trim) {
+                (true, _) => 1,
+                (false, Trim::SixByNine) => 2,
+                (false, _) => 4,
+            }),
+        large_print: args.large_print,
+    };
+    book_config.check()?;
+    // Outputs that exist are refused before anything is read.
+    for file in [&args.pdf, &args.html].into_iter().flatten() {
+        refuse_existing(file, args.force)?;
+    }
+    if let Some(txt) = &args.txt {
+        if !args.append {
+            refuse_existing(txt, args.force)?;
+        } else if txt.is_dir() {
+            bail!("{} is a directory, not a file to append to", txt.display());
+        }
+    }
+    for dir in [&args.svg, &args.png].into_iter().flatten() {
+        if dir.exists() && !dir.is_dir() {
+            bail!("{} exists and is not a directory", dir.display());
+        }
+    }
+
+    let (source, size) = open_source(args)?;
+    let puzzles = with_board!(size, B => select::<B>(args, source)?);
+
+    let fonts = Fonts::new();
+    let book = match &args.pdf {
+        Some(_) => Some(layout::book(&puzzles, &book_config, &fonts)?),
+        None => None,
+    };
+    // Image names are known now: refuse existing ones before writing anything.
+    let images = image_jobs(args, &puzzles)?;
+    let page = match &args.html {
+        Some(_) => Some(play_page(&args.title, size, &puzzles)?),
+        None => None,
+    };
+
+    let mut summary = vec![format!(
+        "{} puzzles ({} to {})",
+        puzzles.len(),
+        puzzles.first().map_or("", |p| p.band.as_str()),
+        puzzles.last().map_or("", |p| p.band.as_str())
+    )];
+    if let (Some(path), Some(book)) = (&args.pdf, &book) {
+        let bytes = pdf::write(
+            &book.pages,
+            &fonts,
+            &pdf::Meta {
+                title: args.title.clone(),
+                outline: book.sections.clone(),
+            },
+        )?;
+        write_file(path, &bytes)?;
+        sync_dir(parent_of(path))?;
+        summary.push(format!(
+            "{}: {} pages (puzzle pages 1-{}, solution pages {}-{}), gutter {} in, {} bytes",
+            path.display(),
+            book.pages.len(),
+            book.first_solution_page - 1,
+            book.first_solution_page,
+            book.pages.len(),
+            book.gutter,
+            bytes.len()
+        ));
+    }
+    if !images.is_empty() {
+        images
+            .par_iter()
+            .try_for_each(|job| -> anyhow::Result<()> {
+                let page = layout::grid_image(&puzzles[job.index], job.solution, &fonts);
+                let bytes = match job.kind {
+                    ImageKind::Svg => svg::write(&page, &fonts),
+                    ImageKind::Png => png::write(&page, &fonts, args.dpi)?,
+                };
+                write_file(&job.path, &bytes)
+            })?;
+        for (dir, kind) in [(&args.svg, "SVG"), (&args.png, "PNG")] {
+            if let Some(dir) = dir {
+                sync_dir(dir)?;
+                summary.push(format!(
+                    "{}: {} {kind} images",
+                    dir.display(),
+                    2 * puzzles.len()
+                ));
+            }
+        }
+    }
+    if let (Some(path), Some(page)) = (&args.html, &page) {
+        write_file(path, page.as_bytes())?;
+        sync_dir(parent_of(path))?;
+        summary.push(format!(
+            "{}: a play page of {} puzzles, {} bytes",
+            path.display(),
+            puzzles.len(),
+            page.len()
+        ));
+    }
+    if let Some(txt) = &args.txt {
+        let mut text = Vec::new();
+        if args.append {
+            match fs::read(txt) {
+                Ok(old) => {
+                    text = old;
+                    if !text.is_empty() && !text.ends_with(b"\n") {
+                        text.push(b'\n');
+                    }
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => return Err(e).with_context(|| format!("reading {}", txt.display())),
+            }
+        }
+        for p in &puzzles {
+            text.extend_from_slice(p.givens_text().as_bytes());
+            text.push(b'\n');
+        }
+        write_file(txt, &text)?;
+        sync_dir(parent_of(txt))?;
+        summary.push(format!(
+            "{}: {} lines {}",
+            txt.display(),
+            puzzles.len(),
+            if args.append { "appended" } else { "written" }
+        ));
+    }
+    if !args.quiet {
+        eprintln!(
+            "sudoku-factory: rendered {} in {:.2} s",
+            summary.join("; "),
+            started.elapsed().as_secs_f64()
+        );
+    }
+    Ok(Outcome::Clean)
+}
+
+/// The input and its board size.
+fn open_source(args: &RenderArgs) -> anyhow::Result<(Source, Size)> {
+    if args.input.is_dir() {
+        let dir = args.input.clone();
+        let manifest = bank::read_manifest(&dir)?;
+        let size = bank_size(&dir, &manifest)?;
+        if let Some(want) = args.size {
+            if want != size {
+                bail!(
+                    "--size {want}: the bank {} holds {size} puzzles",
+                    dir.display()
+                );
+            }
+        }
+        check_complete(&dir, &manifest)?;
+        check_bands(&args.difficulty, &manifest, size)?;
+        return Ok((
+            Source::Bank {
+                dir,
+                manifest: Box::new(manifest),
+            },
+            size,
+        ));
+    }
+    let name = input_name(&args.input);
+    let lines = read_lines(&Some(args.input.clone()), &name)?;
+    let size = match args.size {
+        Some(size) => size,
+        None => infer_size(&lines, &name)?,
+    };
+    let table = BandTable::default_for(size);
+    for d in &args.difficulty {
+        if !table.bands().iter().any(|b| &b.name == d) {
+            let known: Vec<&str> = table.bands().iter().map(|b| b.name.as_str()).collect();
+            bail!(
+                "--difficulty {d}: {size} puzzles are graded {} (the default table)",
+                known.join(", ")
+            );
+        }
+    }
+    Ok((Source::Lines(lines), size))
+}
+
+fn input_name(path: &Path) -> String {
+    if path.as_os_str() == "-" {
+        "standard input".to_string()
+    } else {
+        path.display().to_string()
+    }
+}
+
+fn bank_size(dir: &Path, manifest: &Manifest) -> anyhow::Result<Size> {
+    manifest
+        .params
+        .board_size()
+        .map_err(|e| anyhow!("{}: params.{e}", dir.join(bank::sink::MANIFEST).display()))
+}
+
+/// The non-blank lines of a puzzle file, with their 1-based numbers.
+fn read_lines(path: &Option<PathBuf>, name: &str) -> anyhow::Result<Vec<(usize, Vec<u8>)>> {
+    let mut reader = open_input(path)?;
+    let mut lines = Vec::new();
+    for line_no in 1.. {
+        let mut line = Vec::new();
+        let read = reader
+            .read_until(b'\n', &mut line)
+            .with_context(|| format!("reading {name}, line {line_no}"))?;
+        if read == 0 {
+            break;
+        }
+        while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
+            line.pop();
+        }
+        if !line.iter().all(u8::is_ascii_whitespace) {
+            lines.push((line_no, line));
+        }
+    }
+    Ok(lines)
+}
+
+/// The size whose cell count the first line has.
+fn infer_size(lines: &[(usize, Vec<u8>)], name: &str) -> anyhow::Result<Size> {
+    let Some((line_no, line)) = lines.first() else {
+        bail!("{name} holds no puzzle");
+    };
+    let n = String::from_utf8_lossy(line).trim().chars().count();
+    Size::ALL
+        .into_iter()
+        .find(|s| s.n_cells() == n)
+        .ok_or_else(|| {
+            anyhow!(
+                "{name}, line {line_no}: {n} cells is no board size (16, 81, 256 or 625 for 4x4, 9x9, 16x16, 25x25); pass --size"
+            )
+        })
+}
+
+/// The key of a canonical form (cells, 0 = empty), as `--exclude` and the one-per-class
+/// rule compare them: the hash of its text with `0` for empty.
+fn class_key<B: Board>(canonical: &B::Cells) -> u128 {
+    let mut text = B::empty();
+    B::format_zeros_into(canonical, text.as_mut());
+    canonical_key(text.as_ref())
+}
+
+/// Reads every row of a complete bank, checking each shard's header, row count, size
+/// and XXH3 against the manifest; a malformed row is an error naming it.
+fn each_bank_row<B: Board>(
+    dir: &Path,
+    manifest: &Manifest,
+    mut per_row: impl FnMut(bank::Row<B::Cells>),
+) -> anyhow::Result<()> {
+    for shard in &manifest.shards {
+        let path = dir.join(&shard.file);
+        let mut reader = ShardReader::open(&path)?;
+        reader.read_header()?;
+        let mut rows = 0u64;
+        while let Some(row) = reader.next_row_of(B::SIZE, B::empty()) {
+            let row = row?.map_err(|e| anyhow!("{}: {e}", path.display()))?;
+            rows += 1;
+            per_row(row);
+        }
+        let digest = reader.finish()?;
+        if rows != shard.rows {
+            bail!(
+                "{} holds {rows} rows, the manifest lists {} (run `sudoku-factory verify {}`)",
+                path.display(),
+                shard.rows,
+                dir.display()
+            );
+        }
+        if digest.bytes != shard.bytes || !digest.hex().eq_ignore_ascii_case(&shard.xxh3) {
+            bail!(
+                "{} does not match its size and XXH3 in the manifest (run `sudoku-factory verify {}`)",
+                path.display(),
+                dir.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Reads the input and the exclusions and makes the selection.
+fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puzzle>> {
+    let exclude = read_exclusions::<B>(&args.exclude)?;
+    let band_order: Vec<String> = match &source {
+        Source::Bank { manifest, .. } => manifest
+            .params
+            .bands
+            .as_deref()
+            .and_then(|spec| BandTable::parse_for(spec, B::SIZE).ok())
+            .unwrap_or_else(|| BandTable::default_for(B::SIZE)),
+        Source::Lines(_) => BandTable::default_for(B::SIZE),
+    }
+    .bands()
+    .iter()
+    .map(|b| b.name.clone())
+    .collect();
+    let mut selector = Selector::new(Config {
+        band_order,
+        difficulty: args.difficulty.clone(),
+        count: args.count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        seed: args.seed,
+        allow_variants: args.allow_variants,
+        exclude,
+    });
+    match source {
+        Source::Bank { dir, manifest } => {
+            each_bank_row::<B>(&dir, &manifest, |row| {
+                let class = class_key::<B>(
+                    &row.canonical
+                        .unwrap_or_else(|| B::canonical_form(&row.puzzle)),
+                );
+                selector.offer(Candidate {
+                    size: B::SIZE,
+                    band: row.difficulty.as_str().to_string(),
+                    rating: row
+                        .rating
+                        .map(|r| (r.rating, r.technique.name().to_string())),
+                    givens: row.puzzle.as_ref().to_vec(),
+                    solution: row.solution.as_ref().to_vec(),
+                    class,
+                });
+            })?;
+        }
+        Source::Lines(lines) => {
+            let name = input_name(&args.input);
+            let table = BandTable::default_for(B::SIZE);
+            let mut bad = Vec::new();
+            for (line_no, line) in &lines {
+                match solve_line::<B>(line, *line_no) {
+                    Ok((givens, solution)) => {
+                        let n_clues = givens.as_ref().iter().filter(|&&v| v != 0).count();
+                        let band = table.grade(n_clues as u16).map_or_else(
+                            || "unbanded".to_string(),
+                            |i| table.bands()[i].name.clone(),
+                        );
+                        selector.offer(Candidate {
+                            size: B::SIZE,
+                            band,
+                            rating: None,
+                            givens: givens.as_ref().to_vec(),
+                            solution: solution.as_ref().to_vec(),
+                            class: class_key::<B>(&B::canonical_form(&givens)),
+                        });
+                    }
+                    Err(e) => bad.push(e),
+                }
+            }
+            if !bad.is_empty() {
+                for e in bad.iter().take(20) {
+                    eprintln!("sudoku-factory: {name}, {e}");
+                }
+                bail!(
+                    "{name}: {} line(s) are not uniquely solvable {} puzzles (the first: {}); nothing written",
+                    bad.len(),
+                    B::SIZE,
+                    bad[0]
+                );
+            }
+        }
+    }
+    Ok(selector.finish()?)
+}
+
+/// Parses and solves one puzzle line: its givens and its unique solution, or what is
+/// wrong with it (naming the line, and the column of a bad character).
+fn solve_line<B: Board>(line: &[u8], line_no: usize) -> Result<(B::Cells, B::Cells), String> {
+    let mut cells = B::empty();
+    parse_board(line, line_no, B::SIZE, cells.as_mut()).map_err(|e| e.to_string())?;
+    match B::solve(&cells) {
+        Verdict::Unique(solution) => Ok((cells, solution)),
+        Verdict::NoSolution => Err(format!("line {line_no}: the puzzle has no solution")),
+        Verdict::Multiple => Err(format!(
+            "line {line_no}: the puzzle has more than one solution"
+        )),
+    }
+}
+
+/// The canonical classes of every puzzle in the `--exclude` banks and files.
+fn read_exclusions<B: Board>(paths: &[PathBuf]) -> anyhow::Result<std::collections::HashSet<u128>> {
+    let mut classes = std::collections::HashSet::new();
+    for path in paths {
+        if path.is_dir() {
+            let manifest = bank::read_manifest(path)?;
+            let size = bank_size(path, &manifest)?;
+            if size != B::SIZE {
+                bail!(
+                    "--exclude {}: a bank of {size} puzzles, the input is {}",
+                    path.display(),
+                    B::SIZE
+                );
+            }
+            check_complete(path, &manifest)?;
+            each_bank_row::<B>(path, &manifest, |row| {
+                classes.insert(class_key::<B>(
+                    &row.canonical
+                        .unwrap_or_else(|| B::canonical_form(&row.puzzle)),
+                ));
+            })
+            .with_context(|| format!("--exclude {}", path.display()))?;
+        } else {
+            let name = input_name(path);
+            for (line_no, line) in read_lines(&Some(path.clone()), &name)? {
+                let mut cells = B::empty();
+                parse_board(&line, line_no, B::SIZE, cells.as_mut())
+                    .map_err(|e| anyhow!("--exclude {name}: {e}"))?;
+                classes.insert(class_key::<B>(&B::canonical_form(&cells)));
+            }
+        }
+    }
+    Ok(classes)
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ImageKind {
+    Svg,
+    Png,
+}
+
+/// One image to write: puzzle `index` (or its solution) into `path`.
+struct ImageJob {
+    index: usize,
+    solution: bool,
+    kind: ImageKind,
+    path: PathBuf,
+}
+
+/// The images `--svg` and `--png` ask for, `puzzle-0001.svg` and `solution-0001.svg`
+/// (numbers padded to at least four digits); their directories created, and names
+/// that exist refused without `--force`.
+fn image_jobs(args: &RenderArgs, puzzles: &[Puzzle]) -> anyhow::Result<Vec<ImageJob>> {
+    let width = puzzles
+        .iter()
+        .map(|p| p.number)
+        .max()
+        .unwrap_or(1)
+        .to_string()
+        .len()
+        .max(4);
+    let mut jobs = Vec::new();
+    for (dir, kind, ext) in [
+        (&args.svg, ImageKind::Svg, "svg"),
+        (&args.png, ImageKind::Png, "png"),
+    ] {
+        let Some(dir) = dir else { continue };
+        for (index, p) in puzzles.iter().enumerate() {
+            for solution in [false, true] {
+                let stem = if solution { "solution" } else { "puzzle" };
+                let path = dir.join(format!("{stem}-{:0width$}.{ext}", p.number));
+                if !args.force && fs::symlink_metadata(&path).is_ok() {
+                    bail!(
+                        "{} already exists; pass --force to replace it",
+                        path.display()
+                    );
+                }
+                jobs.push(ImageJob {
+                    index,
+                    solution,
+                    kind,
+                    path,
+                });
+            }
+        }
+    }
+    for dir in [&args.svg, &args.png].into_iter().flatten() {
+        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
+    Ok(jobs)
+}
+
+/// The offline play page of the chosen puzzles, numbered as in the book.
+fn play_page(title: &str, size: Size, puzzles: &[Puzzle]) -> anyhow::Result<String> {
+    let ratings: Vec<Option<String>> = puzzles.iter().map(Puzzle::rating_text).collect();
+    let shown: Vec<PlayPuzzle<'_>> = puzzles
+        .iter()
+        .zip(&ratings)
+        .map(|(p, rating)| PlayPuzzle {
+            number: p.number as usize,
+            band: &p.band,
+            rating: rating.as_deref(),
+            technique: p.rating.as_ref().map(|(_, t)| t.as_str()),
+            givens: &p.givens,
+            solution: &p.solution,
+        })
+        .collect();
+    Ok(html::play_page(size, title, &shown)?)
+}
+
+/// Writes `bytes` to `dest` through a temporary file beside it, fsynced, then renamed:
+/// `dest` is either as before or complete.
+fn write_file(dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let name = dest
+        .file_name()
+        .ok_or_else(|| anyhow!("{}: not a file name", dest.display()))?;
+    let tmp = dest.with_file_name(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = File::create(&tmp)
+        .and_then(|mut f| {
+            f.write_all(bytes)?;
+            f.sync_all()
+        })
+        .and_then(|()| fs::rename(&tmp, dest));
+    if let Err(e) = written {
+        let _ = fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("writing {}", dest.display()));
+    }
+    Ok(())
+}
+
+/// The directory a file is in (`.` for a bare name).
+fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
+/// Makes the renames in `dir` durable.
+fn sync_dir(dir: &Path) -> anyhow::Result<()> {
+    File::open(dir)
+        .and_then(|d| d.sync_all())
+        .with_context(|| format!("syncing directory {}", dir.display()))
+}
