@@ -40,9 +40,10 @@ use serde::Serialize;
 
 use crate::engine::board::Board;
 use crate::engine::generate::{Carve, Fill, Symmetry};
-use crate::engine::grade::BandTable;
+use crate::engine::grade::{BandTable, Scale};
 use crate::engine::grid::Size;
 use crate::run::rng::{item_rng, Purpose};
+use crate::run::seed::{make_seed, Recipe};
 
 /// Puzzles of each combination checked for minimality (every clue removed in turn).
 pub const MINIMAL_SAMPLE: usize = 20;
@@ -170,6 +171,8 @@ struct Sample<C> {
     solution: C,
     puzzle: C,
     n_clues: u16,
+    /// The SE rating in tenths, for rating bands.
+    rating: Option<u8>,
     attempts: u32,
 }
 
@@ -187,6 +190,7 @@ fn make<B: Board>(fill_with: Fill, carve_with: Carve, seed: u64, i: u64) -> Samp
         solution,
         puzzle: outcome.puzzle,
         n_clues: outcome.n_clues,
+        rating: None,
         attempts: 1,
     }
 }
@@ -234,6 +238,9 @@ fn make_in_band<B: Board>(
     i: u64,
     gave_up: &AtomicBool,
 ) -> Option<Sample<B::Cells>> {
+    if plan.table.scale() == Scale::Rating {
+        return make_rated::<B>(maker, plan, band, seed, i, gave_up);
+    }
     let spec = &plan.table.bands()[band];
     let mut rng = item_rng(seed, Purpose::Seed, i, 0);
     let start = Instant::now();
@@ -256,12 +263,76 @@ fn make_in_band<B: Board>(
                 solution,
                 puzzle,
                 n_clues,
+                rating: None,
                 attempts,
             });
         }
     }
     gave_up.store(true, Ordering::Relaxed);
     None
+}
+
+/// [`make_in_band`] for a rating band. Our combinations make the puzzle exactly as
+/// `generate --grade rating` makes a seed (`run::seed::make_seed`: carve to the end,
+/// rate, bisect the clues put back). The `sudoku` crate cannot aim at a rating: its
+/// row generates a puzzle (its minimal one), rates it and tries again until it lands,
+/// which is what its users would have to do.
+fn make_rated<B: Board>(
+    maker: Maker,
+    plan: &BandPlan,
+    band: usize,
+    seed: u64,
+    i: u64,
+    gave_up: &AtomicBool,
+) -> Option<Sample<B::Cells>> {
+    if gave_up.load(Ordering::Relaxed) {
+        return None;
+    }
+    let start = Instant::now();
+    let landed = match maker {
+        Maker::Ours(fill, carve) => {
+            let selected = [band];
+            let recipe = Recipe {
+                seed,
+                fill,
+                carve,
+                symmetry: Symmetry::None,
+                bands: &plan.table,
+                selected: &selected,
+                max_attempts: plan.max_attempts,
+            };
+            make_seed::<B>(&recipe, i, 0)
+                .ok()
+                .map(|s| (s.solution, s.puzzle, s.n_clues, s.rating, s.attempts))
+        }
+        #[cfg(feature = "sudoku-peer")]
+        Maker::Peer => {
+            let mut rng = item_rng(seed, Purpose::Seed, i, 0);
+            (1..=plan.max_attempts).find_map(|attempts| {
+                let (solution, puzzle, n_clues) = attempt::<B, _>(maker, 17, 17, &mut rng);
+                let rating = B::rate(&puzzle)?;
+                plan.table.accepts(band, rating.rating).then_some((
+                    solution,
+                    puzzle,
+                    n_clues,
+                    Some(rating),
+                    attempts,
+                ))
+            })
+        }
+    };
+    let Some((solution, puzzle, n_clues, rating, attempts)) = black_box(landed) else {
+        gave_up.store(true, Ordering::Relaxed);
+        return None;
+    };
+    Some(Sample {
+        nanos: start.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64,
+        solution,
+        puzzle,
+        n_clues,
+        rating: rating.map(|r| r.rating),
+        attempts,
+    })
 }
 
 /// True when no single clue of `puzzle` can be removed without a second solution.
@@ -365,7 +436,7 @@ fn summarise<B: Board>(
     }
     let mut per_band = vec![0u64; table.bands().len()];
     for s in samples {
-        if let Some(b) = table.grade(s.n_clues) {
+        if let Some(b) = table.grade_puzzle(s.n_clues, s.rating) {
             per_band[b] += 1;
         }
     }

@@ -540,9 +540,13 @@ pub struct BenchArgs {
     #[arg(long)]
     pub difficulty: Option<String>,
     /// Band table for --difficulty: `default`, `six-level`, or NAME=LO-HI,... (clue
-    /// counts, e.g. easy=36-40,medium=30-35).
+    /// counts, e.g. easy=36-40,medium=30-35; SE ratings with --grade rating).
     #[arg(long, requires = "difficulty")]
     pub bands: Option<String>,
+    /// With --difficulty: what the bands grade by, `clues` or `rating` (the SE
+    /// technique rating, 9x9; puzzles made as `generate --grade rating` makes seeds).
+    #[arg(long, value_enum, default_value_t = GradeArg::Clues, requires = "difficulty")]
+    pub grade: GradeArg,
     /// With --difficulty: fill-and-carve attempts one puzzle may take to land in its
     /// band; when one runs out, its combination is reported `unreachable` for the band.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..), requires = "difficulty")]

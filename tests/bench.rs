@@ -98,6 +98,52 @@ fn read_csv(path: &std::path::Path) -> Vec<std::collections::HashMap<String, Str
 const PEER: bool = cfg!(feature = "sudoku-peer");
 
 #[test]
+fn bench_per_rating_band_lands_every_puzzle_in_its_rating_band() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results");
+    factory()
+        .args([
+            "bench",
+            "--difficulty",
+            "easy,diabolical",
+            "--grade",
+            "rating",
+            "--fill",
+            "backtrack",
+            "--carve",
+            "minimal",
+            "--count",
+            "8",
+            "--threads",
+            "2",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let rows = read_csv(&out.join("bench.csv"));
+    let got: Vec<(&str, &str)> = rows
+        .iter()
+        .map(|r| (r["band"].as_str(), r["fill"].as_str()))
+        .collect();
+    let mut expected = vec![("easy", "backtrack")];
+    if PEER {
+        expected.push(("easy", "sudoku-crate"));
+    }
+    expected.push(("diabolical", "backtrack"));
+    if PEER {
+        expected.push(("diabolical", "sudoku-crate"));
+    }
+    assert_eq!(got, expected);
+    for r in &rows {
+        assert_eq!(r["status"], "ok", "{r:?}");
+        assert_eq!(r["puzzles"], "8", "{r:?}");
+        // Graded by rating: every puzzle in the band it was made for, whatever its clues.
+        assert_eq!(r[&format!("{}_%", r["band"])], "100.0", "{r:?}");
+    }
+}
+
+#[test]
 fn bench_per_band_lands_every_puzzle_in_its_band_beside_the_sudoku_crate() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("results");

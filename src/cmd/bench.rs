@@ -28,8 +28,12 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     let bands = match &args.difficulty {
         None => None,
         Some(spec) => {
-            let table = BandTable::parse_for(args.bands.as_deref().unwrap_or("default"), args.size)
-                .context("--bands")?;
+            let table = BandTable::parse_scaled(
+                args.bands.as_deref().unwrap_or("default"),
+                args.size,
+                args.grade.into(),
+            )
+            .context("--bands")?;
             // `all` reads as `any` (generate's word), unless a band is called `all`.
             let spec = match spec.trim() {
                 "all" if !table.bands().iter().any(|b| b.name == "all") => "any",

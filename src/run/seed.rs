@@ -140,8 +140,9 @@ pub fn make_seed<B: Board>(
 const RATE_MINIMAL_FROM: u16 = 25;
 
 /// Random orders of putting clues back tried per minimal puzzle that rates above the
-/// band: the crossing point differs from order to order, and a new order is much
-/// cheaper than a new hard minimal puzzle.
+/// band: the crossing point differs from order to order, and a new order is cheaper
+/// than a new hard minimal puzzle. Measured on `generate --grade rating --count 4000`
+/// (diabolical seeds/s per core): 1 order 170, 3 orders 183, 6 orders 132.
 const ORDERS_PER_PUZZLE: u32 = 3;
 
 /// [`make_seed`] for a rating table (the module documentation tells how).
