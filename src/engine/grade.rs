@@ -174,21 +174,7 @@ impl BandTable {
             _ => {}
         }
         let (min, cells) = (min_clues(size), size.n_cells());
-        let mut bands: Vec<Band> = Vec::new();
-        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let malformed = |reason| BandError::Malformed {
-                item: item.to_string(),
-                reason,
-            };
-            let (name, range) = item.split_once('=').ok_or(malformed("missing '='"))?;
-            let name = name.trim();
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            {
-                return Err(malformed("a band name is letters, digits, '-' or '_'"));
-            }
+        let bands = parse_items(spec, |name, range, malformed| {
             let (lo, hi) = match range.split_once('-') {
                 Some((lo, hi)) => (lo.trim(), hi.trim()),
                 None => (range.trim(), range.trim()),
@@ -214,26 +200,8 @@ impl BandTable {
                     cells,
                 });
             }
-            for other in &bands {
-                if other.name == name {
-                    return Err(BandError::Duplicate(name.to_string()));
-                }
-                if lo <= other.hi && other.lo <= hi {
-                    return Err(BandError::Overlap {
-                        a: other.name.clone(),
-                        b: name.to_string(),
-                    });
-                }
-            }
-            bands.push(Band {
-                name: name.to_string(),
-                lo,
-                hi,
-            });
-        }
-        if bands.is_empty() {
-            return Err(BandError::Empty);
-        }
+            Ok((lo, hi))
+        })?;
         Ok(BandTable {
             bands,
             scale: Scale::Clues,
@@ -262,21 +230,7 @@ impl BandTable {
         if spec.trim() == "default" {
             return Ok(BandTable::default_rating());
         }
-        let mut bands: Vec<Band> = Vec::new();
-        for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
-            let malformed = |reason| BandError::Malformed {
-                item: item.to_string(),
-                reason,
-            };
-            let (name, range) = item.split_once('=').ok_or(malformed("missing '='"))?;
-            let name = name.trim();
-            if name.is_empty()
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
-            {
-                return Err(malformed("a band name is letters, digits, '-' or '_'"));
-            }
+        let bands = parse_items(spec, |_, range, malformed| {
             let range = range.trim();
             let (lo, hi) = match range.strip_suffix('+') {
                 Some(lo) => (lo.trim(), None),
@@ -296,26 +250,8 @@ impl BandTable {
             if lo < 10 {
                 return Err(malformed("ratings start at 1.0"));
             }
-            for other in &bands {
-                if other.name == name {
-                    return Err(BandError::Duplicate(name.to_string()));
-                }
-                if lo <= other.hi && other.lo <= hi {
-                    return Err(BandError::Overlap {
-                        a: other.name.clone(),
-                        b: name.to_string(),
-                    });
-                }
-            }
-            bands.push(Band {
-                name: name.to_string(),
-                lo,
-                hi,
-            });
-        }
-        if bands.is_empty() {
-            return Err(BandError::Empty);
-        }
+            Ok((lo, hi))
+        })?;
         Ok(BandTable {
             bands,
             scale: Scale::Rating,
@@ -413,6 +349,52 @@ impl fmt::Display for BandTable {
         }
         Ok(())
     }
+}
+
+/// The items `NAME=RANGE` of a table spec, with `range` reading a range (given the
+/// band's name and a maker of `Malformed` errors for the item); names checked, no
+/// name twice, no two ranges overlapping, at least one band.
+fn parse_items(
+    spec: &str,
+    range: impl Fn(&str, &str, &dyn Fn(&'static str) -> BandError) -> Result<(u16, u16), BandError>,
+) -> Result<Vec<Band>, BandError> {
+    let mut bands: Vec<Band> = Vec::new();
+    for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
+        let malformed = |reason| BandError::Malformed {
+            item: item.to_string(),
+            reason,
+        };
+        let (name, text) = item.split_once('=').ok_or(malformed("missing '='"))?;
+        let name = name.trim();
+        if name.is_empty()
+            || !name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
+        {
+            return Err(malformed("a band name is letters, digits, '-' or '_'"));
+        }
+        let (lo, hi) = range(name, text, &malformed)?;
+        for other in &bands {
+            if other.name == name {
+                return Err(BandError::Duplicate(name.to_string()));
+            }
+            if lo <= other.hi && other.lo <= hi {
+                return Err(BandError::Overlap {
+                    a: other.name.clone(),
+                    b: name.to_string(),
+                });
+            }
+        }
+        bands.push(Band {
+            name: name.to_string(),
+            lo,
+            hi,
+        });
+    }
+    if bands.is_empty() {
+        return Err(BandError::Empty);
+    }
+    Ok(bands)
 }
 
 /// `2.5` → 25: a rating with at most one decimal, in tenths.
