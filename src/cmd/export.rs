@@ -399,6 +399,19 @@ impl Rows<'_> {
     }
 }
 
+/// The hidden temporary name beside `dest` that a file is written under before its
+/// rename (`.NAME.tmp-PID`: same file system, so the rename is atomic). Also `render`'s.
+pub(crate) fn temp_name(dest: &Path) -> anyhow::Result<PathBuf> {
+    let name = dest
+        .file_name()
+        .ok_or_else(|| anyhow!("{}: not a file name", dest.display()))?;
+    Ok(dest.with_file_name(format!(
+        ".{}.tmp-{}",
+        name.to_string_lossy(),
+        std::process::id()
+    )))
+}
+
 /// FILE's temporary twin: created beside it (same file system, so the rename is
 /// atomic), removed on drop unless committed.
 struct TempOutput {
@@ -408,14 +421,7 @@ struct TempOutput {
 
 impl TempOutput {
     fn new(dest: &Path) -> anyhow::Result<TempOutput> {
-        let name = dest
-            .file_name()
-            .ok_or_else(|| anyhow!("{}: not a file name", dest.display()))?;
-        let tmp = dest.with_file_name(format!(
-            ".{}.tmp-{}",
-            name.to_string_lossy(),
-            std::process::id()
-        ));
+        let tmp = temp_name(dest)?;
         // A leftover of a killed process with the same id: never reopen it.
         let _ = fs::remove_file(&tmp);
         Ok(TempOutput {

@@ -34,7 +34,7 @@ use crate::render::{pdf, png, svg, Puzzle};
 use crate::run::pipeline::canonical_key;
 use crate::with_board;
 
-use super::export::{check_bands, check_complete, refuse_existing};
+use super::export::{check_bands, check_complete, refuse_existing, temp_name};
 use super::{open_input, Outcome};
 
 /// Where the puzzles come from.
@@ -541,14 +541,7 @@ fn play_page(title: &str, size: Size, puzzles: &[Puzzle]) -> anyhow::Result<Stri
 /// Writes `bytes` to `dest` through a temporary file beside it, fsynced, then renamed:
 /// `dest` is either as before or complete.
 fn write_file(dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let name = dest
-        .file_name()
-        .ok_or_else(|| anyhow!("{}: not a file name", dest.display()))?;
-    let tmp = dest.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    ));
+    let tmp = temp_name(dest)?;
     let written = File::create(&tmp)
         .and_then(|mut f| {
             f.write_all(bytes)?;
