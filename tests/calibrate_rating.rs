@@ -93,6 +93,39 @@ fn calibrate_against_se() {
         .collect();
     let secs = start.elapsed().as_secs_f64();
     println!("{} puzzles from {path}, rated in {secs:.1} s", rows.len());
+    // Soundness, on every step of every puzzle: the rater skips a deduction that
+    // contradicts the solution, so only the steps can show a wrong finder.
+    let unsound: Vec<String> = rows
+        .par_iter()
+        .enumerate()
+        .map_init(
+            || (Rater::new(), Vec::new()),
+            |(rater, steps), (i, (p, _))| {
+                let cells = parse_line(p, i + 1).expect("puzzle parses");
+                steps.clear();
+                rater
+                    .rate_with_steps(&cells, steps)
+                    .expect("puzzle is valid");
+                let grid = rater.grid();
+                steps
+                    .iter()
+                    .find(|s| {
+                        s.placements.iter().any(|&(c, d)| grid[c as usize] != d)
+                            || s.eliminations.iter().any(|&(c, d)| grid[c as usize] == d)
+                    })
+                    .map(|s| format!("{p} {}", s.technique.name()))
+            },
+        )
+        .flatten()
+        .collect();
+    for u in &unsound {
+        println!("unsound step: {u}");
+    }
+    assert!(
+        unsound.is_empty(),
+        "{} puzzles with an unsound step",
+        unsound.len()
+    );
     println!("tier  count  exact  ±0.2   ±0.5   same-band");
     let mut totals = [0usize; 5];
     let mut below5 = [0usize; 2];

@@ -19,7 +19,8 @@
 //! | naked triple, swordfish, hidden triple | 3.6, 3.8, 4.0 |
 //! | skyscraper, two-string kite, turbot fish, empty rectangle | 4.0, 4.1, 4.2, 4.3 |
 //! | XY-wing, XYZ-wing | 4.2, 4.4 |
-//! | unique rectangle types 1 and 4 / type 2 | 4.5 / 4.6 |
+//! | unique rectangle types 1 and 4 / 2 / 3 (naked or hidden set) | 4.5 / 4.6 / 4.5–4.8 |
+//! | unique loops of 6 / 8 / 10+ cells (the rectangle's types, same increments) | 4.6 / 4.7 / 5.0 |
 //! | naked quad, jellyfish, hidden quad | 5.0, 5.2, 5.4 |
 //! | three strong links of one digit | 5.4 |
 //! | WXYZ-wing | 5.5–5.6 |
@@ -117,6 +118,8 @@ techniques! {
     XyWing => "xy-wing",
     XyzWing => "xyz-wing",
     UniqueRectangle => "unique-rectangle",
+    /// A unique loop of six or more cells.
+    UniqueLoop => "unique-loop",
     NakedQuad => "naked-quad",
     Jellyfish => "jellyfish",
     HiddenQuad => "hidden-quad",
@@ -466,7 +469,7 @@ impl Rater {
             || turbot(b, f)
             || xy_wing(b, f)
             || xyz_wing(b, f)
-            || uniq::rectangle(b, f)
+            || uniq::loops(b, f)
             || naked_set(b, f, 4)
             || fish(b, f, 4)
             || hidden_set(b, f, 4, false)
