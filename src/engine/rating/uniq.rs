@@ -241,11 +241,11 @@ impl LoopSearch<'_> {
         let (x, y) = (ex[0], ex[1]);
         let both = (1u128 << x) | (1u128 << y);
         let (lo, hi) = (pair.trailing_zeros(), 15 - pair.leading_zeros());
-        for k in 0..3 {
-            if CELL_UNITS[x][k] != CELL_UNITS[y][k] {
+        for (&ux, &uy) in CELL_UNITS[x].iter().zip(&CELL_UNITS[y]) {
+            if ux != uy {
                 continue;
             }
-            let u = CELL_UNITS[x][k] as usize;
+            let u = ux as usize;
             // Type 4: one digit of the pair stands in this unit only in x and y, so
             // the other digit leaves both.
             for (keep, drop) in [(lo, hi), (hi, lo)] {
