@@ -78,6 +78,39 @@ fn verify_finds_a_tampered_rating_in_a_variant_row() {
 }
 
 #[test]
+fn verify_holds_an_earlier_raters_bank_to_consistency_not_to_todays_rater() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank"))
+        .count(20)
+        .variants(5)
+        .seed(5)
+        .bank();
+    // A bank made by 0.2.0, whose rater predates this one (RATER_SINCE): its ratings
+    // may differ from today's rater and are not re-rated.
+    let manifest = bank.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let ours = format!("\"{}\"", env!("CARGO_PKG_VERSION"));
+    assert!(text.contains(&ours), "{text}");
+    std::fs::write(&manifest, text.replacen(&ours, "\"0.2.0\"", 1)).unwrap();
+    let assert = common::factory()
+        .arg("verify")
+        .arg(&bank)
+        .assert()
+        .success();
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("predates this build"), "{stderr}");
+    // A seed's first row with another rating: not re-rated, but its variants must
+    // still carry the same columns.
+    let stated = read_bank(&bank)[0].rating.clone();
+    tamper(&bank, 0, 6, if stated == "9.9" { "9.8" } else { "9.9" });
+    let assert = verify(&bank).assert().code(1);
+    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    assert!(stderr.contains("wrong rating"), "{stderr}");
+    assert!(!stderr.contains("(id 0): rating"), "{stderr}");
+    assert!(stderr.contains("(id 1): rating"), "{stderr}");
+}
+
+#[test]
 fn no_rating_leaves_the_columns_empty_and_verify_and_merge_accept_it() {
     let dir = tempfile::tempdir().unwrap();
     let bank = generate(dir.path().join("bank"))

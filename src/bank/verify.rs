@@ -498,8 +498,13 @@ pub enum RatingCheck {
 
 /// The [`RatingCheck`] of each row of `rows` (in id order): [`RatingCheck::Rerate`]
 /// where a run of one canonical form starts (or the row has none), else the run's
-/// first row's stated rating.
-pub fn rating_checks<C: PartialEq>(rows: &[&Row<C>], rated_bank: bool) -> Vec<RatingCheck> {
+/// first row's stated rating. A bank rated by an earlier rater (`rerate` false) is
+/// only held to consistency: each run's rows carry its first row's columns.
+pub fn rating_checks<C: PartialEq>(
+    rows: &[&Row<C>],
+    rated_bank: bool,
+    rerate: bool,
+) -> Vec<RatingCheck> {
     let mut first: Option<&Row<C>> = None;
     rows.iter()
         .map(|row| {
@@ -512,11 +517,29 @@ pub fn rating_checks<C: PartialEq>(rows: &[&Row<C>], rated_bank: bool) -> Vec<Ra
                 }
                 _ => {
                     first = Some(row);
-                    RatingCheck::Rerate
+                    if rerate {
+                        RatingCheck::Rerate
+                    } else {
+                        RatingCheck::Skip
+                    }
                 }
             }
         })
         .collect()
+}
+
+/// Whether a bank made by sudoku-factory `version` was rated by this build's rater:
+/// [`crate::engine::rating::RATER_SINCE`] is the first version whose rater gives
+/// today's ratings. An unreadable version counts as current.
+pub fn same_rater(version: &str) -> bool {
+    let parse = |v: &str| -> Option<(u64, u64, u64)> {
+        let mut it = v.split('.').map(|p| p.parse::<u64>().ok());
+        Some((it.next()??, it.next()??, it.next()??))
+    };
+    match (parse(version), parse(crate::engine::rating::RATER_SINCE)) {
+        (Some(v), Some(since)) => v >= since,
+        _ => true,
+    }
 }
 
 #[cfg(test)]
@@ -599,10 +622,21 @@ mod tests {
         check_row::<Nine>(&missing, Some(&table), RatingCheck::Skip, |d| out.push(d));
         assert_eq!(out.len(), 1);
         let rows = [&good, &wrong, &missing];
-        let checks = rating_checks(&rows, true);
+        let checks = rating_checks(&rows, true, true);
         assert!(matches!(checks[0], RatingCheck::Rerate));
         assert!(matches!(checks[1], RatingCheck::SameAs(r) if r == good.rating));
-        assert!(matches!(rating_checks(&rows, false)[0], RatingCheck::Skip));
+        assert!(matches!(
+            rating_checks(&rows, false, true)[0],
+            RatingCheck::Skip
+        ));
+        // An earlier rater's bank: its first row is not re-rated, the rest of the
+        // run must still agree with it.
+        let earlier = rating_checks(&rows, true, false);
+        assert!(matches!(earlier[0], RatingCheck::Skip));
+        assert!(matches!(earlier[1], RatingCheck::SameAs(_)));
+        assert!(same_rater(crate::engine::rating::RATER_SINCE));
+        assert!(same_rater("1.0.0"));
+        assert!(!same_rater("0.2.0"));
     }
 
     #[test]

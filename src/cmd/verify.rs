@@ -126,11 +126,21 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         .expect("the template is valid")
         .progress_chars("=> "),
     );
+    let rerate = verify::same_rater(&manifest.version);
+    if !rerate && manifest.params.rating && !args.quiet {
+        eprintln!(
+            "sudoku-factory: note: {} was rated by sudoku-factory {}, whose rater predates this build's ({}+); its rating columns are checked for consistency, not re-rated",
+            dir.display(),
+            manifest.version,
+            crate::engine::rating::RATER_SINCE
+        );
+    }
     let seen = Seen::default();
     let checked = ShardCheck {
         dir,
         bands: bands.as_ref(),
         rated: manifest.version != "0.1.0" && manifest.params.rating,
+        rerate,
         seen: &seen,
         shards: &manifest.shards,
         bar: &bar,
@@ -194,6 +204,8 @@ struct ShardCheck<'a> {
     bands: Option<&'a BandTable>,
     /// The bank has the rating columns (made after version 0.1.0).
     rated: bool,
+    /// The bank was rated by this build's rater: re-rate to check the columns.
+    rerate: bool,
     seen: &'a Seen,
     shards: &'a [ShardRecord],
     bar: &'a ProgressBar,
@@ -284,7 +296,7 @@ impl ShardCheck<'_> {
         let bands = self.bands;
         let good: Vec<&Row<B::Cells>> =
             chunk.iter().filter_map(|item| item.as_ref().ok()).collect();
-        let checks = verify::rating_checks(&good, self.rated);
+        let checks = verify::rating_checks(&good, self.rated, self.rerate);
         let row_findings: Vec<Finding> = good
             .par_iter()
             .zip(checks.par_iter())

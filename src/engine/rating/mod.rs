@@ -22,7 +22,7 @@
 //! | unique rectangle types 1 and 4 / 2 / 3 (naked or hidden set) | 4.5 / 4.6 / 4.5–4.8 |
 //! | unique loops of 6 / 8 / 10+ cells (the rectangle's types, same increments) | 4.6 / 4.7 / 5.0 |
 //! | naked quad, jellyfish, hidden quad | 5.0, 5.2, 5.4 |
-//! | three strong links of one digit | 5.4 |
+//! | three strong links of one digit | 5.4–5.6 |
 //! | WXYZ-wing | 5.5–5.6 |
 //! | BUG type 1 / type 2 | 5.6 / 5.7 |
 //! | forcing X-chain or XY-chain / AIC (static, "p on ⇒ p off") | 6.6 / 7.0 + length |
@@ -58,6 +58,11 @@ mod uniq;
 use crate::engine::grid::Cells;
 use crate::engine::solve::{solve, Verdict};
 use tables::{Bits, Cells128, PEERS};
+
+/// The first sudoku-factory version whose rater gives this build's ratings. Bump it
+/// (with the crate version) whenever a change to the rater changes any rating:
+/// `verify` re-rates only banks made since, and holds older ones to consistency.
+pub const RATER_SINCE: &str = "0.3.0";
 
 /// The rating of a step when no implemented technique applies (tenths): above the
 /// dynamic forcing chains (8.5+), where SE's nested chains (9.0+) live.
