@@ -708,74 +708,167 @@ impl LinkSearch<'_> {
 /// and leaves every cell seeing all of them. SE rates it 5.5, plus 0.1 when the
 /// largest candidate count in the pattern is 3.
 pub(crate) fn wxyz_wing(b: &Board, f: &mut Found) -> bool {
+    let best = wing(b, f, 4, 55);
+    best != u8::MAX && f.elim(Technique::WxyzWing, best)
+}
+
+/// VWXYZ-wing (Sukaku Explainer, 6.2–6.4, tried after the WXYZ-wing): the same
+/// pattern on a pivot and four cells it sees, holding exactly five digits. SE rates
+/// it 6.2, +0.1 when the largest candidate count is 2 or 4, +0.2 when it is 3.
+pub(crate) fn vwxyz_wing(b: &Board, f: &mut Found) -> bool {
+    let best = wing(b, f, 5, 62);
+    best != u8::MAX && f.elim(Technique::VwxyzWing, best)
+}
+
+/// The wings of `size` cells (a pivot and `size - 1` cells it sees, `size` digits
+/// between them, every digit but one, z, restricted): records every one of the
+/// lowest rating and returns that rating (`u8::MAX`: none). SE's rating is `base`
+/// plus (size − m) − |m − largest candidate count|, m = (size + 2) / 2: the middle
+/// candidate count is the hardest.
+fn wing(b: &Board, f: &mut Found, size: u32, base: u8) -> u8 {
     let mut best = u8::MAX;
+    let mut cells = [0usize; 5];
     for pivot in Cells128(b.empty) {
         let pc = b.cand[pivot];
-        if !(2..=4).contains(&pc.count_ones()) {
+        if !(2..=size).contains(&pc.count_ones()) {
             continue;
         }
         let mut wings = [0usize; 20];
         let mut n = 0;
         for c in Cells128(PEERS[pivot] & b.empty) {
             let k = b.cand[c].count_ones();
-            if (2..=4).contains(&k) && (b.cand[c] | pc).count_ones() <= 4 {
+            if (2..=size).contains(&k) && (b.cand[c] | pc).count_ones() <= size {
                 wings[n] = c;
                 n += 1;
             }
         }
-        for i in 0..n {
-            for j in i + 1..n {
-                for k in j + 1..n {
-                    let cells = [pivot, wings[i], wings[j], wings[k]];
-                    let union = cells.iter().fold(0u16, |u, &c| u | b.cand[c]);
-                    if union.count_ones() != 4 {
-                        continue;
-                    }
-                    let mut z = None;
-                    let mut restricted_all = true;
-                    for v in Bits(union as u32) {
-                        let with: u128 = cells
-                            .iter()
-                            .filter(|&&c| b.cand[c] >> v & 1 != 0)
-                            .fold(0, |m, &c| m | 1u128 << c);
-                        let restricted =
-                            Cells128(with).all(|c| with & !(1u128 << c) & !PEERS[c] == 0);
-                        if !restricted {
-                            if z.is_some() {
-                                restricted_all = false;
-                                break;
-                            }
-                            z = Some((v, with));
-                        }
-                    }
-                    let (Some((z, with)), true) = (z, restricted_all) else {
-                        continue;
-                    };
-                    let mut targets = b.pos[z] & !with;
-                    for c in Cells128(with) {
-                        targets &= PEERS[c];
-                    }
-                    if targets == 0 {
-                        continue;
-                    }
-                    let biggest = cells
-                        .iter()
-                        .map(|&c| b.cand[c].count_ones())
-                        .max()
-                        .unwrap_or(0);
-                    let rating = if biggest == 3 { 56 } else { 55 };
-                    if rating < best {
-                        best = rating;
-                        f.elims.clear();
-                        f.cells.clear();
-                    }
-                    if rating == best {
-                        f.push_mask(targets, z);
-                        f.cells.extend(cells.iter().map(|&c| c as u8));
-                    }
+        cells[0] = pivot;
+        let mut with = [0u128; 9];
+        for d in Bits(pc as u32) {
+            with[d] = 1 << pivot;
+        }
+        let mut search = WingSearch {
+            b,
+            size: size as usize,
+            base,
+            wings: &wings[..n],
+            cells: &mut cells,
+            with,
+            best: &mut best,
+        };
+        search.extend(f, 1, 0, pc, 0);
+    }
+    best
+}
+
+/// The choice of a wing's cells beyond the pivot, keeping the digit union small.
+struct WingSearch<'a> {
+    b: &'a Board,
+    size: usize,
+    base: u8,
+    wings: &'a [usize],
+    cells: &'a mut [usize; 5],
+    /// Per digit, the pattern's cells holding it.
+    with: [u128; 9],
+    best: &'a mut u8,
+}
+
+impl WingSearch<'_> {
+    /// Adds cells `k..` from `wings[from..]`. `loose` holds the digits whose cells
+    /// in the pattern do not all see each other: adding cells never tightens one,
+    /// so a pattern with two loose digits is abandoned.
+    fn extend(&mut self, f: &mut Found, k: usize, from: usize, union: u16, loose: u16) {
+        if k == self.size {
+            if union.count_ones() as usize == self.size && loose != 0 {
+                self.check(f);
+            }
+            return;
+        }
+        for i in from..self.wings.len() {
+            let c = self.wings[i];
+            let cand = self.b.cand[c];
+            let u = union | cand;
+            if u.count_ones() as usize > self.size {
+                continue;
+            }
+            let mut l = loose;
+            for d in Bits(cand as u32) {
+                if self.with[d] & !PEERS[c] != 0 {
+                    l |= 1 << d;
                 }
+            }
+            if l.count_ones() > 1 {
+                continue;
+            }
+            for d in Bits(cand as u32) {
+                self.with[d] |= 1 << c;
+            }
+            // With z known, more cells only shrink the cells that see all of z's:
+            // none left, no wing.
+            if l != 0 {
+                let z = l.trailing_zeros() as usize;
+                let zs = self.with[z];
+                let mut targets = self.b.pos[z] & !zs;
+                for zc in Cells128(zs) {
+                    targets &= PEERS[zc];
+                }
+                if targets == 0 {
+                    for d in Bits(cand as u32) {
+                        self.with[d] &= !(1u128 << c);
+                    }
+                    continue;
+                }
+            }
+            self.cells[k] = c;
+            self.extend(f, k + 1, i + 1, u, l);
+            for d in Bits(cand as u32) {
+                self.with[d] &= !(1u128 << c);
             }
         }
     }
-    f.elim(Technique::WxyzWing, best)
+
+    fn check(&mut self, f: &mut Found) {
+        let b = self.b;
+        let cells = &self.cells[..self.size];
+        let union = cells.iter().fold(0u16, |u, &c| u | b.cand[c]);
+        let mut z = None;
+        for v in Bits(union as u32) {
+            let with: u128 = cells
+                .iter()
+                .filter(|&&c| b.cand[c] >> v & 1 != 0)
+                .fold(0, |m, &c| m | 1u128 << c);
+            let restricted = Cells128(with).all(|c| with & !(1u128 << c) & !PEERS[c] == 0);
+            if !restricted {
+                if z.is_some() {
+                    return;
+                }
+                z = Some((v, with));
+            }
+        }
+        let Some((z, with)) = z else { return };
+        let mut targets = b.pos[z] & !with;
+        for c in Cells128(with) {
+            targets &= PEERS[c];
+        }
+        if targets == 0 {
+            return;
+        }
+        let biggest = cells
+            .iter()
+            .map(|&c| b.cand[c].count_ones() as i32)
+            .max()
+            .unwrap_or(0);
+        let size = self.size as i32;
+        let mid = (size + 2) / 2;
+        let rating = self.base + ((size - mid) - (mid - biggest).abs()).max(0) as u8;
+        if rating < *self.best {
+            *self.best = rating;
+            f.elims.clear();
+            f.cells.clear();
+        }
+        if rating == *self.best {
+            f.push_mask(targets, z);
+            f.cells.extend(cells.iter().map(|&c| c as u8));
+        }
+    }
 }

@@ -24,6 +24,7 @@
 //! | naked quad, jellyfish, hidden quad | 5.0, 5.2, 5.4 |
 //! | three strong links of one digit | 5.4–5.6 |
 //! | WXYZ-wing | 5.5–5.6 |
+//! | VWXYZ-wing | 6.2–6.4 |
 //! | BUG type 1 / type 2 | 5.6 / 5.7 |
 //! | forcing X-chain or XY-chain / AIC (static, "p on ⇒ p off") | 6.6 / 7.0 + length |
 //! | nishio (dynamic, one digit) | 7.5 + length |
@@ -131,6 +132,7 @@ techniques! {
     /// Three strong links of one digit (Sukaku Explainer's 3 strong-linked fishes).
     ThreeLinks => "three-strong-links",
     WxyzWing => "wxyz-wing",
+    VwxyzWing => "vwxyz-wing",
     Bug => "bug",
     /// A static forcing chain on one digit (X-chain) or on bivalue cells (XY-chain).
     XChain => "x-chain",
@@ -480,6 +482,7 @@ impl Rater {
             || hidden_set(b, f, 4, false)
             || three_links(b, f)
             || wxyz_wing(b, f)
+            || vwxyz_wing(b, f)
             || uniq::bug(b, f)
             || self.chains.find(b, f)
     }
