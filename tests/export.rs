@@ -246,6 +246,44 @@ fn a_killed_export_leaves_file_absent_or_complete() {
     assert!(outcomes.contains(&("jsonl", true, true)), "{outcomes:?}");
 }
 
+#[test]
+fn a_later_export_removes_the_temp_file_a_killed_one_left() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = small_bank(dir.path(), "bank");
+    let file = dir.path().join("out.jsonl");
+    // What a SIGKILLed export leaves: its hidden temp file, named with its PID. A
+    // finished child's PID is no longer running (the test holds no zombie: it was
+    // waited for).
+    let mut dead = Command::new("true").spawn().unwrap();
+    let dead_pid = dead.id();
+    dead.wait().unwrap();
+    let stale = dir.path().join(format!(".out.jsonl.tmp-{dead_pid}"));
+    std::fs::write(&stale, b"{\"partial\": ").unwrap();
+    // A live process's temp file (this test's own PID) must be left alone, and so
+    // must other files' temp files.
+    let live = dir
+        .path()
+        .join(format!(".out.jsonl.tmp-{}", std::process::id()));
+    std::fs::write(&live, b"busy").unwrap();
+    let other = dir.path().join(format!(".other.jsonl.tmp-{dead_pid}"));
+    std::fs::write(&other, b"not ours").unwrap();
+    common::factory()
+        .arg("export")
+        .arg(&bank)
+        .arg("--to")
+        .arg(&file)
+        .arg("-q")
+        .assert()
+        .success();
+    assert!(file.exists());
+    assert!(
+        !stale.exists(),
+        "the dead export's temp file is still there"
+    );
+    assert!(live.exists(), "a live process's temp file was removed");
+    assert!(other.exists(), "another file's temp file was removed");
+}
+
 /// A small 9×9 bank (2,000 rows of 200 seeds) under `dir/name`.
 fn small_bank(dir: &Path, name: &str) -> PathBuf {
     generate(dir.join(name))

@@ -412,6 +412,43 @@ pub(crate) fn temp_name(dest: &Path) -> anyhow::Result<PathBuf> {
     )))
 }
 
+/// Removes the temporary twins of `dest` that killed processes left behind
+/// (`.NAME.tmp-PID` of a PID no longer running: a SIGKILLed export or render runs no
+/// clean-up). Another live process's file is left alone. Linux only (it asks
+/// `/proc`); elsewhere a leftover stays until a later run reuses its PID.
+pub(crate) fn sweep_stale_temps(dest: &Path) {
+    #[cfg(target_os = "linux")]
+    {
+        let (Some(name), Some(dir)) = (dest.file_name(), dest.parent()) else {
+            return;
+        };
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        let prefix = format!(".{}.tmp-", name.to_string_lossy());
+        let Ok(entries) = fs::read_dir(dir) else {
+            return;
+        };
+        for entry in entries.flatten() {
+            let file = entry.file_name();
+            let Some(pid) = file
+                .to_str()
+                .and_then(|f| f.strip_prefix(&prefix))
+                .and_then(|pid| pid.parse::<u32>().ok())
+            else {
+                continue;
+            };
+            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = dest;
+}
+
 /// FILE's temporary twin: created beside it (same file system, so the rename is
 /// atomic), removed on drop unless committed.
 struct TempOutput {
@@ -422,6 +459,7 @@ struct TempOutput {
 impl TempOutput {
     fn new(dest: &Path) -> anyhow::Result<TempOutput> {
         let tmp = temp_name(dest)?;
+        sweep_stale_temps(dest);
         // A leftover of a killed process with the same id: never reopen it.
         let _ = fs::remove_file(&tmp);
         Ok(TempOutput {

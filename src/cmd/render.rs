@@ -34,7 +34,7 @@ use crate::render::{pdf, png, svg, Puzzle};
 use crate::run::pipeline::canonical_key;
 use crate::with_board;
 
-use super::export::{check_bands, check_complete, refuse_existing, temp_name};
+use super::export::{check_bands, check_complete, refuse_existing, sweep_stale_temps, temp_name};
 use super::{open_input, Outcome};
 
 /// Where the puzzles come from.
@@ -542,6 +542,7 @@ fn play_page(title: &str, size: Size, puzzles: &[Puzzle]) -> anyhow::Result<Stri
 /// `dest` is either as before or complete.
 fn write_file(dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let tmp = temp_name(dest)?;
+    sweep_stale_temps(dest);
     let written = File::create(&tmp)
         .and_then(|mut f| {
             f.write_all(bytes)?;
