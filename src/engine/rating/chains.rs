@@ -28,8 +28,13 @@
 //! (summed over the branches of a cell/region/double chain), and SE adds 0.1 each
 //! time it passes 4, 6, 8, 12, 16, 24, 32, … ([`length_increment`]).
 //!
+//! Level 1 first asks the static implication closure of the step ([`Reach`], one
+//! pass of Tarjan's algorithm) which candidates a static chain can refute at all, and
+//! searches only those (same results, a quarter less time on SE 5.0+ puzzles).
+//!
 //! No allocation per step: one [`Prop`] per start node and polarity (≈3 KiB each,
-//! 4.4 MiB in all) lives in [`Chains`], allocated with the rater.
+//! 4.4 MiB in all) and the closure (≈140 KiB) live in [`Chains`], allocated with the
+//! rater.
 
 use super::tables::{Bits, Bits64, Cells128, CELL_UNITS, PEERS, UNIT_MASK};
 use super::{Board, Found, Technique};
@@ -112,6 +117,7 @@ struct Best {
 pub(crate) struct Chains {
     /// The conclusions rated as the level's best so far (all of them are applied).
     ties: Vec<Best>,
+    reach: Box<Reach>,
     from_on: Vec<Prop>,
     from_off: Vec<Prop>,
     work: Box<Work>,
@@ -133,6 +139,7 @@ impl Chains {
     pub(crate) fn new() -> Self {
         Chains {
             ties: Vec::with_capacity(729),
+            reach: Box::new(Reach::new()),
             from_on: vec![Prop::new(); 729],
             from_off: vec![Prop::new(); 729],
             work: Box::new(Work {
@@ -177,9 +184,16 @@ impl Chains {
     /// order of discovery (the rating is then the same for every symmetric copy).
     fn unary(&mut self, b: &Board) -> Option<Best> {
         let mut best: Option<Best> = None;
+        self.reach.compute(b);
         for c in Cells128(b.empty) {
             for d in Bits(b.cand[c] as u32) {
                 let n = 9 * c + d;
+                // Static implications reach "n off" only through an on node weakly
+                // linked to n; the closure says at once whether any is reached, so
+                // most candidates skip the searches below (which would find nothing).
+                if !self.reach.refutes(b, n) {
+                    continue;
+                }
                 // X- and XY-chains use a subset of the links of an AIC: when the
                 // full search cannot refute p, neither can they (most candidates).
                 for (mode, t, base) in [
@@ -381,6 +395,151 @@ impl Chains {
 /// Keeps the lowest-rated conclusion in `best` and every conclusion rated no higher
 /// than it so far in `ties` (filtered to the final best rating when applied).
 /// SE's length increment of a conclusion of technique `t` with `len` nodes.
+/// The static implication closure of one step: for every candidate node u, the
+/// nodes that "u on" switches on through static links (a weak link to an off node,
+/// then a strong link from it: the other candidate of a bivalue cell, the other
+/// place of a digit with two places in a unit), repeatedly. Computed once per step
+/// by Tarjan's strongly connected components, whose emission order (every component
+/// after the ones it reaches) lets each component's set be the union of its
+/// successors' sets. Fixed buffers: no allocation per step.
+struct Reach {
+    succ: [Set729; 729],
+    reach: [Set729; 729],
+    index: [u16; 729],
+    low: [u16; 729],
+    on_stack: Set729,
+    stack: [u16; 729],
+    depth: usize,
+    next_index: u16,
+}
+
+/// Not yet visited by Tarjan's search.
+const UNSEEN: u16 = u16::MAX;
+
+impl Reach {
+    fn new() -> Self {
+        Reach {
+            succ: [[0; 12]; 729],
+            reach: [[0; 12]; 729],
+            index: [UNSEEN; 729],
+            low: [0; 729],
+            on_stack: [0; 12],
+            stack: [0; 729],
+            depth: 0,
+            next_index: 0,
+        }
+    }
+
+    fn compute(&mut self, b: &Board) {
+        self.index = [UNSEEN; 729];
+        self.on_stack = [0; 12];
+        self.depth = 0;
+        self.next_index = 0;
+        for c in Cells128(b.empty) {
+            for d in Bits(b.cand[c] as u32) {
+                let mut succ = [0u64; 12];
+                // Weak links of (c, d) on: the cell's other candidates, d's other
+                // places among c's peers; then each one's strong links.
+                for e in Bits((b.cand[c] & !(1 << d)) as u32) {
+                    strong_from(b, c, e, &mut succ);
+                }
+                for q in Cells128(PEERS[c] & b.pos[d]) {
+                    strong_from(b, q, d, &mut succ);
+                }
+                self.succ[9 * c + d] = succ;
+            }
+        }
+        for c in Cells128(b.empty) {
+            for d in Bits(b.cand[c] as u32) {
+                if self.index[9 * c + d] == UNSEEN {
+                    self.visit(9 * c + d);
+                }
+            }
+        }
+    }
+
+    fn visit(&mut self, u: usize) {
+        self.index[u] = self.next_index;
+        self.low[u] = self.next_index;
+        self.next_index += 1;
+        self.stack[self.depth] = u as u16;
+        self.depth += 1;
+        set(&mut self.on_stack, u);
+        let succ = self.succ[u];
+        for (w, &word) in succ.iter().enumerate() {
+            for bit in Bits64(word) {
+                let v = 64 * w + bit;
+                if self.index[v] == UNSEEN {
+                    self.visit(v);
+                    self.low[u] = self.low[u].min(self.low[v]);
+                } else if get(&self.on_stack, v) {
+                    self.low[u] = self.low[u].min(self.index[v]);
+                }
+            }
+        }
+        if self.low[u] != self.index[u] {
+            return;
+        }
+        // u roots a component: its members are on the stack above it. Their set is
+        // the component itself plus every successor's set (components reached from
+        // here were completed earlier).
+        let mut members = [0u64; 12];
+        let mut top = self.depth;
+        loop {
+            top -= 1;
+            let v = self.stack[top] as usize;
+            set(&mut members, v);
+            if v == u {
+                break;
+            }
+        }
+        let mut all = members;
+        for &v in &self.stack[top..self.depth] {
+            let v = v as usize;
+            for (w, &word) in self.succ[v].iter().enumerate() {
+                for bit in Bits64(word) {
+                    let x = 64 * w + bit;
+                    if !get(&members, x) {
+                        for (a, r) in all.iter_mut().zip(&self.reach[x]) {
+                            *a |= r;
+                        }
+                    }
+                }
+            }
+        }
+        for &v in &self.stack[top..self.depth] {
+            let v = v as usize;
+            self.reach[v] = all;
+            self.on_stack[v >> 6] &= !(1 << (v & 63));
+        }
+        self.depth = top;
+    }
+
+    /// Whether "n on" statically reaches "n off": some node it switches on is
+    /// weakly linked to n (another candidate of n's cell, or n's digit in a peer).
+    fn refutes(&self, b: &Board, n: usize) -> bool {
+        let (c, d) = (n / 9, n % 9);
+        let r = &self.reach[n];
+        Bits((b.cand[c] & !(1 << d)) as u32).any(|e| get(r, 9 * c + e))
+            || Cells128(PEERS[c] & b.pos[d]).any(|q| get(r, 9 * q + d))
+    }
+}
+
+/// Adds to `succ` the on nodes that "(cell, d) off" switches on by a strong link.
+fn strong_from(b: &Board, cell: usize, d: usize, succ: &mut Set729) {
+    if b.cand[cell].count_ones() == 2 {
+        let e = (b.cand[cell] & !(1 << d)).trailing_zeros() as usize;
+        set(succ, 9 * cell + e);
+    }
+    for &u in &CELL_UNITS[cell] {
+        let places = b.pos[d] & UNIT_MASK[u as usize];
+        if places.count_ones() == 2 {
+            let other = (places & !(1u128 << cell)).trailing_zeros() as usize;
+            set(succ, 9 * other + d);
+        }
+    }
+}
+
 fn inc_for(t: Technique, len: usize) -> u8 {
     length_increment((len as i64 - uncounted(t)).max(0) as usize)
 }
@@ -593,4 +752,48 @@ fn ancestors(b: &Board, p: &Prop, w: &mut Work, roots: &[(usize, bool)]) -> (usi
         }
     }
     (count, x_only, y_only)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::grid::parse_line;
+
+    /// The closure's answer is the breadth-first search's, candidate by candidate:
+    /// the filter in [`Chains::unary`] may only skip searches that find nothing.
+    #[test]
+    fn the_closure_refutes_exactly_what_the_static_search_refutes() {
+        let text = include_str!("../../../data/qqwing-10k.txt");
+        let mut board = Board::new();
+        let mut reach = Box::new(Reach::new());
+        let mut chains = Chains::new();
+        let mut refuted = 0;
+        for (i, line) in text.lines().step_by(50).enumerate() {
+            let cells = parse_line(line.trim(), i + 1).unwrap();
+            board.load(&cells);
+            // The puzzle's board, then the same with one refuted candidate removed.
+            for _ in 0..2 {
+                reach.compute(&board);
+                for c in Cells128(board.empty) {
+                    for d in Bits(board.cand[c] as u32) {
+                        let n = 9 * c + d;
+                        let p = &mut chains.from_on[n];
+                        propagate(&board, p, &mut chains.work, n, true, Mode::Static, false);
+                        assert_eq!(reach.refutes(&board, n), get(&p.off, n), "{line} node {n}");
+                        refuted += usize::from(get(&p.off, n));
+                    }
+                }
+                let Some(n) =
+                    (0..729).find(|&n| board.has(n / 9, n % 9) && get(&chains.from_on[n].off, n))
+                else {
+                    break;
+                };
+                board.eliminate(n / 9, n % 9);
+            }
+        }
+        assert!(
+            refuted > 0,
+            "no candidate was refuted: the comparison proved little"
+        );
+    }
 }
