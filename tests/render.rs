@@ -77,6 +77,15 @@ fn first_solution_page(stderr: &str) -> usize {
     stderr[at..].split('-').next().unwrap().parse().unwrap()
 }
 
+/// The lines of a text file the command wrote.
+fn lines_of(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(String::from)
+        .collect()
+}
+
 fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
     String::from_utf8_lossy(&a.get_output().stderr).into_owned()
 }
@@ -316,11 +325,7 @@ fn every_size_renders_images_and_a_book() {
             .arg(&txt)
             .assert()
             .success();
-        let givens: Vec<String> = std::fs::read_to_string(&txt)
-            .unwrap()
-            .lines()
-            .map(String::from)
-            .collect();
+        let givens: Vec<String> = lines_of(&txt);
         assert_eq!(givens.len(), count as usize);
         let pages: usize = info(&out.join("book.pdf"), "Pages").parse().unwrap();
         assert!(pages > count as usize);
@@ -363,11 +368,7 @@ fn a_puzzle_file_or_stdin_is_solved_and_bad_lines_are_named() {
         .arg(&out)
         .assert()
         .success();
-    let got: BTreeSet<String> = std::fs::read_to_string(&out)
-        .unwrap()
-        .lines()
-        .map(String::from)
-        .collect();
+    let got: BTreeSet<String> = lines_of(&out).into_iter().collect();
     let want: BTreeSet<String> = rows.iter().take(5).map(|r| r.puzzle.clone()).collect();
     assert_eq!(got, want);
     // Standard input, as a PDF.

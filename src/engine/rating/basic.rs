@@ -575,11 +575,10 @@ fn empty_rectangle(b: &Board, f: &mut Found, d: usize) {
 /// (Sukaku's 4–6-link fishes, 5.8–6.8, were tried: on `se-rated.txt` they agree with
 /// none of its puzzles and move ±0.5 agreement by 0.2 points, so they are left out.)
 pub(crate) fn three_links(b: &Board, f: &mut Found) -> bool {
-    let n = LINKS;
     let mut search = LinkSearch {
         b,
         d: 0,
-        links: [(0, 0, 0); 54],
+        links: [(0, 0, 0); 27],
         n_links: 0,
         starts: 0,
         chain: [0; 2 * LINKS],
@@ -601,7 +600,7 @@ pub(crate) fn three_links(b: &Board, f: &mut Found) -> bool {
                 search.starts |= 1u128 << a | 1u128 << z;
             }
         }
-        if search.n_links < n {
+        if search.n_links < LINKS {
             continue;
         }
         for i in 0..search.n_links {
@@ -627,7 +626,7 @@ struct LinkSearch<'a> {
     d: usize,
     /// The digit's strong links: its two cells and the unit kind (0 row, 1
     /// column, 2 box).
-    links: [(u8, u8, u8); 54],
+    links: [(u8, u8, u8); 27],
     n_links: usize,
     /// Cells at an end of a strong link.
     starts: u128,
