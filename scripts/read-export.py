@@ -22,6 +22,34 @@ def text(value):
     return "" if value is None else str(value)
 
 
+def later_writes(path, row):
+    """What an app's own later INSERTs meet (rolled back, the file unchanged): a copy of
+    `row` under a new id, and copies with a short puzzle or too many clues, which the
+    table's CHECK constraints must refuse."""
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("BEGIN")
+    new_id = con.execute("SELECT max(id) + 1 FROM puzzles").fetchone()[0]
+    cells = len(row["puzzle"])
+    tries = {
+        "copy": {"id": new_id},
+        "short_puzzle": {"id": new_id + 1, "puzzle": row["puzzle"][1:]},
+        "too_many_clues": {"id": new_id + 2, "clues": cells + 1},
+    }
+    result = {}
+    for name, change in tries.items():
+        values = {**row, **change}
+        marks = ", ".join("?" for _ in values)
+        try:
+            con.execute(f"INSERT INTO puzzles ({', '.join(values)}) VALUES ({marks})",
+                        list(values.values()))
+            result[name] = "accepted"
+        except sqlite3.IntegrityError as e:
+            result[name] = f"refused: {e}"
+    con.execute("ROLLBACK")
+    con.close()
+    return result
+
+
 def main():
     path, fmt = sys.argv[1], sys.argv[2]
     want = int(sys.argv[3]) if len(sys.argv) > 3 else None
@@ -42,6 +70,8 @@ def main():
             names = [d[0] for d in cur.description]
             sample = {n: text(v) for n, v in zip(names, found)}
         out["columns"] = [r[1] for r in con.execute("PRAGMA table_info(puzzles)")]
+        if found is not None:
+            out["writes"] = later_writes(path, dict(zip(names, found)))
         out["indexes"] = sorted(r[1] for r in con.execute("PRAGMA index_list(puzzles)"))
     elif fmt == "jsonl":
         with open(path, encoding="utf-8") as f:

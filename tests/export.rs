@@ -163,6 +163,17 @@ fn a_100k_bank_reads_back_from_every_format() {
                 .collect();
             assert!(indexes.contains(&"puzzles_difficulty_id"), "{indexes:?}");
             assert!(indexes.contains(&"puzzles_canonical"), "{indexes:?}");
+            // The load skips the CHECK constraints (the exporter checked every row
+            // against the same rules); an app's later writes still meet them.
+            let writes = &summary["writes"];
+            assert_eq!(writes["copy"], "accepted", "{writes}");
+            for bad in ["short_puzzle", "too_many_clues"] {
+                let outcome = writes[bad].as_str().unwrap();
+                assert!(
+                    outcome.contains("CHECK constraint failed"),
+                    "{bad}: {outcome}"
+                );
+            }
         }
     }
 

@@ -83,6 +83,8 @@ pub struct Column {
     pub kind: Kind,
     /// An empty field is an error (otherwise it is NULL / `null`).
     pub required: bool,
+    /// The largest value of an integer column (`clues`: the board's cell count).
+    pub max: Option<u64>,
 }
 
 /// Why a bank's header or one of its rows cannot be exported. Messages say what is
@@ -141,10 +143,12 @@ impl Schema {
                 "rating" => (Kind::Real, false),
                 _ => (Kind::Text, false),
             };
+            let max = (name == "clues").then_some(size.n_cells() as u64);
             columns.push(Column {
                 name: name.to_string(),
                 kind,
                 required,
+                max,
             });
         }
         let find = |want: &str| {
@@ -201,12 +205,17 @@ impl Schema {
         }
         let text = std::str::from_utf8(raw).map_err(|_| fail("not UTF-8".to_string()))?;
         match column.kind {
-            Kind::Integer => text
-                .parse::<u64>()
-                .ok()
-                .and_then(|n| i64::try_from(n).ok())
-                .map(Field::Integer)
-                .ok_or_else(|| fail(format!("{text:?} is not a non-negative integer"))),
+            Kind::Integer => {
+                let n = text
+                    .parse::<u64>()
+                    .ok()
+                    .and_then(|n| i64::try_from(n).ok())
+                    .ok_or_else(|| fail(format!("{text:?} is not a non-negative integer")))?;
+                match column.max {
+                    Some(max) if n as u64 > max => Err(fail(format!("{n} is more than {max}"))),
+                    _ => Ok(Field::Integer(n)),
+                }
+            }
             Kind::Real => {
                 // The plain decimal grammar (digits without a leading zero, an
                 // optional fraction) is valid JSON as it is, so the text can be copied
@@ -251,10 +260,14 @@ impl Schema {
             if c.required && c.name != "id" {
                 def += " NOT NULL";
             }
-            match (c.name.as_str(), c.kind) {
-                ("clues", _) => def += &format!(" CHECK ({name} BETWEEN 0 AND {n})"),
-                (_, Kind::Cells) => def += &format!(" CHECK (length({name}) = {n})"),
-                (_, Kind::Integer) => def += &format!(" CHECK ({name} >= 0)"),
+            // The same constraints as [`Schema::field`] checks, so a row that passes
+            // it passes these (the bulk load relies on that to skip them).
+            match (c.kind, c.max) {
+                (Kind::Integer, Some(max)) => {
+                    def += &format!(" CHECK ({name} BETWEEN 0 AND {max})")
+                }
+                (Kind::Cells, _) => def += &format!(" CHECK (length({name}) = {n})"),
+                (Kind::Integer, None) => def += &format!(" CHECK ({name} >= 0)"),
                 _ => {}
             }
             if i + 1 < self.columns.len() {
@@ -507,6 +520,11 @@ mod tests {
             let rating = record(&["1", PUZZLE, SOLUTION, "26", "hard", "", bad]);
             assert!(s.check(&rating).is_err(), "{bad}");
         }
+        let too_many = record(&["1", PUZZLE, SOLUTION, "82", "hard", "", ""]);
+        assert_eq!(
+            s.check(&too_many).unwrap_err().to_string(),
+            "clues: 82 is more than 81"
+        );
         let rating = record(&["1", PUZZLE, SOLUTION, "26", "hard", "", "0.5"]);
         assert_eq!(s.field(&rating, 6), Ok(Field::Real(0.5, &b"0.5"[..])));
         let few = record(&["1", PUZZLE]);
