@@ -42,6 +42,9 @@ const BATCH_ROWS: usize = 2048;
 const BATCHES_IN_FLIGHT: usize = 4;
 /// Bytes of encoded rows gathered before one write to the output.
 const WRITE_CHUNK: usize = 1 << 16;
+/// How often the SQLite file's written pages are sent on to disk during the export
+/// (20 ms was the fastest of 5, 10, 20 and 50 on 1M rows).
+const WRITE_BACK_EVERY: std::time::Duration = std::time::Duration::from_millis(20);
 
 pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
@@ -535,20 +538,7 @@ impl Write for WriteBack {
         let n = self.file.write(buf)?;
         self.written += n as u64;
         if self.written - self.started >= Self::STEP {
-            #[cfg(target_os = "linux")]
-            {
-                use std::os::fd::AsRawFd;
-                // SAFETY: a valid open descriptor and a range inside the file; the call
-                // only schedules writeback and touches no memory of ours.
-                let _ = unsafe {
-                    libc::sync_file_range(
-                        self.file.as_raw_fd(),
-                        self.started as libc::off64_t,
-                        (self.written - self.started) as libc::off64_t,
-                        libc::SYNC_FILE_RANGE_WRITE,
-                    )
-                };
-            }
+            start_write_back(&self.file, self.started, self.written - self.started);
             self.started = self.written;
         }
         Ok(n)
@@ -557,6 +547,46 @@ impl Write for WriteBack {
     fn flush(&mut self) -> io::Result<()> {
         self.file.flush()
     }
+}
+
+/// Asks the kernel to start writing `len` bytes of `file` from `from` to disk (`len` 0:
+/// to its end) without waiting (`sync_file_range(SYNC_FILE_RANGE_WRITE)`); nothing
+/// elsewhere than Linux. Errors are left to the fsync that follows.
+fn start_write_back(file: &File, from: u64, len: u64) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::fd::AsRawFd;
+        // SAFETY: a valid open descriptor and a range of the file; the call only
+        // schedules writeback and touches no memory of ours.
+        let _ = unsafe {
+            libc::sync_file_range(
+                file.as_raw_fd(),
+                from as libc::off64_t,
+                len as libc::off64_t,
+                libc::SYNC_FILE_RANGE_WRITE,
+            )
+        };
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (file, from, len);
+}
+
+/// Runs `work` while a helper thread starts the writeback of `file` every
+/// [`WRITE_BACK_EVERY`]: for a file written by someone else (SQLite) what
+/// [`WriteBack`] does for ours. On a 1M-row SQLite export (380 MB) the fsync before
+/// the rename otherwise took 0.15 s alone at the end.
+fn with_write_back<T>(file: &File, work: impl FnOnce() -> T) -> T {
+    let (done, wait) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(WRITE_BACK_EVERY) {
+                start_write_back(file, 0, 0);
+            }
+        });
+        let out = work();
+        drop(done);
+        out
+    })
 }
 
 /// A text format encoded row by row into a reused buffer.
@@ -648,6 +678,19 @@ fn write_csv(
 }
 
 fn write_sqlite(
+    output: &TempOutput,
+    rows: &mut Rows<'_>,
+    manifest: &Manifest,
+    args: &ExportArgs,
+) -> anyhow::Result<()> {
+    // Created here (SQLite takes an empty file as a new database) so that the
+    // writeback has it from the start.
+    let file = output.create()?;
+    with_write_back(&file, || load_sqlite(output, rows, manifest, args))
+}
+
+/// The database: table, rows in one transaction, indexes, `meta`, `user_version`.
+fn load_sqlite(
     output: &TempOutput,
     rows: &mut Rows<'_>,
     manifest: &Manifest,
