@@ -15,10 +15,12 @@
 //!
 //! The levels, tried in order; within a level the easiest conclusion wins:
 //!
-//! 1. static "p on ⇒ p off" chains: p is removed. On one digit it is an X-chain,
-//!    on bivalue cells only an XY-chain (6.6 + length), else an AIC (7.0 + length).
-//!    (SE's bidirectional cycles, 6.5 and 7.0, are found here as chains, which costs
-//!    at most +0.1.)
+//! 1. static chains, rated as SE's three passes rate them: on one digit, X-cycles
+//!    (6.5 + length) and "p on ⇒ p off" X-chains (6.6 + length); on bivalue cells,
+//!    Y-cycles only (6.5 + length: SE searches no Y forcing chain); with every link,
+//!    cycles and "p on ⇒ p off" chains at 7.0 + length — an XY-chain that closes no
+//!    cycle included (named `xy-chain` when its links are all bivalue cells, else
+//!    `aic`). A cycle removes what sees an on and an off node of its digit.
 //! 2. nishio: dynamic on one digit, "p on ⇒ contradiction" (7.5 + length);
 //! 3. static contradiction, double (p on and p off agree), cell and region forcing
 //!    chains (8.0 + length);
@@ -194,22 +196,22 @@ impl Chains {
                 if !self.reach.refutes(b, n) {
                     continue;
                 }
-                // X- and XY-chains use a subset of the links of an AIC: when the
-                // full search cannot refute p, neither can they (most candidates).
-                for (mode, t, base) in [
-                    (Mode::Static, Technique::Aic, 70),
-                    (Mode::StaticX, Technique::XChain, 66),
-                    (Mode::StaticY, Technique::XyChain, 66),
-                ] {
+                // An X-chain uses a subset of the links of an AIC: when the full
+                // search cannot refute p, neither can it (most candidates).
+                for (mode, base) in [(Mode::Static, 70), (Mode::StaticX, 66)] {
                     let p = &mut self.from_on[n];
-                    propagate(b, p, &mut self.work, n, true, mode, false);
+                    propagate(b, p, &mut self.work, n, true, mode, Until::Refuted);
                     if !get(&p.off, n) {
-                        if mode == Mode::Static {
-                            break;
-                        }
-                        continue;
+                        break;
                     }
-                    let (len, _, _) = ancestors(b, p, &mut self.work, &[(n, false)]);
+                    let (len, _, y_only) = ancestors(b, p, &mut self.work, &[(n, false)]);
+                    // SE rates every forcing chain its X pass does not find at 7.0,
+                    // whatever its links; one on bivalue cells keeps its name.
+                    let t = match mode {
+                        Mode::StaticX => Technique::XChain,
+                        _ if y_only => Technique::XyChain,
+                        _ => Technique::Aic,
+                    };
                     consider(
                         &mut best,
                         &mut self.ties,
@@ -221,7 +223,109 @@ impl Chains {
                 }
             }
         }
+        for (mode, base, t) in [
+            (Mode::StaticX, 65, Technique::XChain),
+            (Mode::StaticY, 65, Technique::XyChain),
+            (Mode::Static, 70, Technique::Aic),
+        ] {
+            // A cycle rates at least `base`: none can beat a cheaper conclusion.
+            if best.is_some_and(|b| b.rating < base) {
+                continue;
+            }
+            self.cycles(b, mode, base, t, &mut best);
+        }
         best
+    }
+
+    /// SE's bidirectional cycles of one kind (X: one digit, unit links; Y: bivalue
+    /// cells; both): from a candidate s assumed on, a static chain that comes back
+    /// to "s on" through the strong link of an off node F with s, F reached again
+    /// from an on node W that F is not an ancestor of. The cycle's nodes, each on
+    /// or off, remove every candidate outside its cells that sees an on and an off
+    /// node of its digit; rated `base` + the length increment of its node count
+    /// less two. Sources are the nodes of non-trivial components of the static
+    /// closure (any other has no cycle), and Y-cycles start on bivalue cells, as
+    /// in SE.
+    fn cycles(&mut self, b: &Board, mode: Mode, base: u8, t: Technique, best: &mut Option<Best>) {
+        // A cycle of n nodes (the last on node n - 2 links from the start) rates
+        // base + length_increment(n - 2): none longer than the best so far matters.
+        let mut max_nodes = 1458;
+        if let Some(best) = best {
+            max_nodes = 4;
+            while base + length_increment(max_nodes + 1 - 2) <= best.rating {
+                max_nodes += 1;
+            }
+        }
+        let cells_link = mode != Mode::StaticX;
+        let units_link = mode != Mode::StaticY;
+        for (k, &word) in self.reach.cyclic.iter().enumerate() {
+            for bit in Bits64(word) {
+                let s = 64 * k + bit;
+                let (a_cell, a) = (s / 9, s % 9);
+                let bivalue = b.cand[a_cell].count_ones() == 2;
+                if mode == Mode::StaticY && !bivalue {
+                    continue;
+                }
+                // The off nodes that switch s on: s's cell's other candidate, s's
+                // other place in a unit where it has two.
+                let mut partners = [0usize; 4];
+                let mut np = 0;
+                if cells_link && bivalue {
+                    partners[np] =
+                        9 * a_cell + (b.cand[a_cell] & !(1 << a)).trailing_zeros() as usize;
+                    np += 1;
+                }
+                if units_link {
+                    for &u in &CELL_UNITS[a_cell] {
+                        let places = b.pos[a] & UNIT_MASK[u as usize];
+                        if places.count_ones() == 2 {
+                            let z = (places & !(1u128 << a_cell)).trailing_zeros() as usize;
+                            partners[np] = 9 * z + a;
+                            np += 1;
+                        }
+                    }
+                }
+                if np == 0 {
+                    continue;
+                }
+                let p = &mut self.from_on[s];
+                propagate(
+                    b,
+                    p,
+                    &mut self.work,
+                    s,
+                    true,
+                    mode,
+                    Until::Depth(max_nodes - 2),
+                );
+                for &f in &partners[..np] {
+                    let (fc, fd) = (f / 9, f % 9);
+                    // Every on node weakly linked to F closes a cycle of its own
+                    // (through the path the breadth-first search found to it).
+                    let ties = &mut self.ties;
+                    let mut close = |w: usize| {
+                        if w == s || !get(&p.on, w) {
+                            return;
+                        }
+                        let Some(len) = cycle_len(b, p, s, w, f) else {
+                            return;
+                        };
+                        let rating = base + length_increment(len.saturating_sub(2));
+                        for q in cycle_eliminations(b, p, w, f) {
+                            consider(best, ties, rating, t, q, false);
+                        }
+                    };
+                    if cells_link {
+                        for e in Bits((b.cand[fc] & !(1 << fd)) as u32) {
+                            close(9 * fc + e);
+                        }
+                    }
+                    for q in Cells128(PEERS[fc] & b.pos[fd]) {
+                        close(9 * q + fd);
+                    }
+                }
+            }
+        }
     }
 
     /// Level 2: dynamic chains on one digit from p on that reach a contradiction.
@@ -231,7 +335,15 @@ impl Chains {
             for d in Bits(b.cand[c] as u32) {
                 let n = 9 * c + d;
                 let p = &mut self.from_on[n];
-                propagate(b, p, &mut self.work, n, true, Mode::Nishio, true);
+                propagate(
+                    b,
+                    p,
+                    &mut self.work,
+                    n,
+                    true,
+                    Mode::Nishio,
+                    Until::Contradiction,
+                );
                 if p.contra == NONE {
                     continue;
                 }
@@ -261,8 +373,24 @@ impl Chains {
             for d in Bits(b.cand[c] as u32) {
                 let n = 9 * c + d;
                 let w = &mut *self.work;
-                propagate(b, &mut self.from_on[n], w, n, true, mode, true);
-                propagate(b, &mut self.from_off[n], w, n, false, mode, true);
+                propagate(
+                    b,
+                    &mut self.from_on[n],
+                    w,
+                    n,
+                    true,
+                    mode,
+                    Until::Contradiction,
+                );
+                propagate(
+                    b,
+                    &mut self.from_off[n],
+                    w,
+                    n,
+                    false,
+                    mode,
+                    Until::Contradiction,
+                );
             }
         }
         for c in Cells128(b.empty) {
@@ -405,6 +533,9 @@ impl Chains {
 struct Reach {
     succ: [Set729; 729],
     reach: [Set729; 729],
+    /// The nodes of components with more than one node: the only candidates that
+    /// can start a bidirectional cycle.
+    cyclic: Set729,
     index: [u16; 729],
     low: [u16; 729],
     on_stack: Set729,
@@ -421,6 +552,7 @@ impl Reach {
         Reach {
             succ: [[0; 12]; 729],
             reach: [[0; 12]; 729],
+            cyclic: [0; 12],
             index: [UNSEEN; 729],
             low: [0; 729],
             on_stack: [0; 12],
@@ -433,6 +565,7 @@ impl Reach {
     fn compute(&mut self, b: &Board) {
         self.index = [UNSEEN; 729];
         self.on_stack = [0; 12];
+        self.cyclic = [0; 12];
         self.depth = 0;
         self.next_index = 0;
         for c in Cells128(b.empty) {
@@ -507,9 +640,13 @@ impl Reach {
                 }
             }
         }
+        let cyclic = self.depth - top > 1;
         for &v in &self.stack[top..self.depth] {
             let v = v as usize;
             self.reach[v] = all;
+            if cyclic {
+                set(&mut self.cyclic, v);
+            }
             self.on_stack[v >> 6] &= !(1 << (v & 63));
         }
         self.depth = top;
@@ -583,11 +720,21 @@ fn consider(
     }
 }
 
+/// When a propagation may stop.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Until {
+    /// At the first contradiction.
+    Contradiction,
+    /// Once the start node is reached with the other polarity (all a "p ⇒ not p"
+    /// chain needs: breadth first, it is then the shortest).
+    Refuted,
+    /// Before expanding the nodes this many links from the start (cycles back to
+    /// the start node, which only matter up to a length).
+    Depth(usize),
+}
+
 /// Assumes node `start` on (`start_on`) or off and records every implication in `p`
-/// (see the module docs for the rules of each mode). With `stop`, returns at the
-/// first contradiction; without, still returns once the start node is reached with
-/// the other polarity (all a "p ⇒ not p" chain needs: breadth first, it is then
-/// the shortest).
+/// (see the module docs for the rules of each mode), [`Until`] `until`.
 fn propagate(
     b: &Board,
     p: &mut Prop,
@@ -595,7 +742,7 @@ fn propagate(
     start: usize,
     start_on: bool,
     mode: Mode,
-    stop: bool,
+    until: Until,
 ) {
     p.on = [0; 12];
     p.off = [0; 12];
@@ -630,8 +777,19 @@ fn propagate(
     }
     mark!(start, start_on, START);
     let mut head = 0;
+    // Breadth first: the queue holds one depth after another.
+    let (mut depth, mut depth_end) = (0, tail);
     while head < tail {
-        if p.contra != NONE && (stop || get(if start_on { &p.off } else { &p.on }, start)) {
+        if head == depth_end {
+            depth += 1;
+            depth_end = tail;
+        }
+        let done = match until {
+            Until::Contradiction => p.contra != NONE,
+            Until::Refuted => p.contra != NONE && get(if start_on { &p.off } else { &p.on }, start),
+            Until::Depth(max) => depth >= max,
+        };
+        if done {
             return;
         }
         let e = w.queue[head];
@@ -754,6 +912,75 @@ fn ancestors(b: &Board, p: &Prop, w: &mut Work, roots: &[(usize, bool)]) -> (usi
     (count, x_only, y_only)
 }
 
+/// The off node that forced the static on node `n` (its cell's other candidate or
+/// its digit's other place in the forcing unit), or `None` for the start node.
+fn static_parent(b: &Board, p: &Prop, n: usize) -> Option<usize> {
+    let par = p.par_on[n];
+    let (c, d) = (n / 9, n % 9);
+    if par == START {
+        None
+    } else if par >= CAUSE_UNIT {
+        let um = UNIT_MASK[(par - CAUSE_UNIT) as usize];
+        Some(9 * (b.pos[d] & um & !(1u128 << c)).trailing_zeros() as usize + d)
+    } else {
+        Some(9 * c + (b.cand[c] & !(1 << d)).trailing_zeros() as usize)
+    }
+}
+
+/// The node count of the cycle s on ⇒ … ⇒ w on ⇒ f off ⇒ s on in a static
+/// propagation from s, or `None` when f is already an ancestor of w (no cycle).
+fn cycle_len(b: &Board, p: &Prop, s: usize, w: usize, f: usize) -> Option<usize> {
+    let mut count = 1; // f
+    let mut n = w;
+    loop {
+        count += 1;
+        if n == s {
+            return Some(count);
+        }
+        let off = static_parent(b, p, n)?;
+        if off == f {
+            return None;
+        }
+        count += 1;
+        n = p.par_off[off] as usize;
+    }
+}
+
+/// The candidates a cycle (see [`cycle_len`]) removes: outside the cycle's cells,
+/// those that see an on node and an off node of their digit.
+fn cycle_eliminations(b: &Board, p: &Prop, w: usize, f: usize) -> impl Iterator<Item = usize> {
+    let mut on = [0u128; 9];
+    let mut off = [0u128; 9];
+    let mut cells = 0u128;
+    let mut mark = |n: usize, is_on: bool| {
+        let (c, d) = (n / 9, n % 9);
+        cells |= 1u128 << c;
+        if is_on {
+            on[d] |= 1u128 << c;
+        } else {
+            off[d] |= 1u128 << c;
+        }
+    };
+    mark(f, false);
+    let mut n = w;
+    loop {
+        mark(n, true);
+        let Some(o) = static_parent(b, p, n) else {
+            break;
+        };
+        mark(o, false);
+        n = p.par_off[o] as usize;
+    }
+    let seen = |set: u128| Cells128(set).fold(0u128, |acc, c| acc | PEERS[c]);
+    let mut out = [0u128; 9];
+    for d in 0..9 {
+        if on[d] != 0 && off[d] != 0 {
+            out[d] = b.pos[d] & !cells & seen(on[d]) & seen(off[d]);
+        }
+    }
+    (0..9).flat_map(move |d| Cells128(out[d]).map(move |c| 9 * c + d))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -778,7 +1005,15 @@ mod tests {
                     for d in Bits(board.cand[c] as u32) {
                         let n = 9 * c + d;
                         let p = &mut chains.from_on[n];
-                        propagate(&board, p, &mut chains.work, n, true, Mode::Static, false);
+                        propagate(
+                            &board,
+                            p,
+                            &mut chains.work,
+                            n,
+                            true,
+                            Mode::Static,
+                            Until::Refuted,
+                        );
                         assert_eq!(reach.refutes(&board, n), get(&p.off, n), "{line} node {n}");
                         refuted += usize::from(get(&p.off, n));
                     }

@@ -63,7 +63,7 @@ use tables::{Bits, Cells128, PEERS};
 /// The first sudoku-factory version whose rater gives this build's ratings. Bump it
 /// (with the crate version) whenever a change to the rater changes any rating:
 /// `verify` re-rates only banks made since, and holds older ones to consistency.
-pub const RATER_SINCE: &str = "0.3.0";
+pub const RATER_SINCE: &str = "0.4.0";
 
 /// The rating of a step when no implemented technique applies (tenths): above the
 /// dynamic forcing chains (8.5+), where SE's nested chains (9.0+) live.
@@ -134,10 +134,12 @@ techniques! {
     WxyzWing => "wxyz-wing",
     VwxyzWing => "vwxyz-wing",
     Bug => "bug",
-    /// A static forcing chain on one digit (X-chain) or on bivalue cells (XY-chain).
+    /// A static chain or cycle on one digit (X-chain, X-cycle).
     XChain => "x-chain",
+    /// A cycle of bivalue cells (SE's Y-cycle, 6.5+), or a chain of bivalue cells
+    /// that closes none (7.0+, as SE rates it).
     XyChain => "xy-chain",
-    /// A static forcing chain mixing cell and unit links (an AIC / nice loop).
+    /// A static chain or cycle mixing cell and unit links (an AIC / nice loop).
     Aic => "aic",
     Nishio => "nishio",
     /// Static cell, region, double or contradiction forcing chains.
