@@ -784,6 +784,10 @@ impl WingSearch<'_> {
             return;
         }
         for i in from..self.wings.len() {
+            // Too few cells left to complete the pattern.
+            if self.wings.len() - i < self.size - k {
+                break;
+            }
             let c = self.wings[i];
             let cand = self.b.cand[c];
             let u = union | cand;

@@ -212,47 +212,64 @@ impl Chains {
                         _ if y_only => Technique::XyChain,
                         _ => Technique::Aic,
                     };
-                    consider(
-                        &mut best,
-                        &mut self.ties,
-                        base + inc_for(t, len),
-                        t,
-                        n,
-                        false,
-                    );
+                    let mut rating = base + inc_for(t, len);
+                    // The same loop read as a bidirectional cycle (without n's two
+                    // nodes) rates 6.5 (X) or 7.0 + its own length.
+                    if closes_cycle(b, p, n) {
+                        let cycle = if mode == Mode::StaticX { 65 } else { 70 };
+                        rating = rating.min(cycle + length_increment(len.saturating_sub(4)));
+                    }
+                    consider(&mut best, &mut self.ties, rating, t, n, false);
                 }
             }
         }
-        for (mode, base, t) in [
-            (Mode::StaticX, 65, Technique::XChain),
-            (Mode::StaticY, 65, Technique::XyChain),
-            (Mode::Static, 70, Technique::Aic),
-        ] {
-            // A cycle rates at least `base`: none can beat a cheaper conclusion.
-            if best.is_some_and(|b| b.rating < base) {
-                continue;
-            }
-            self.cycles(b, mode, base, t, &mut best);
+        // A candidate a cycle removes sees an on node Z and an off node A of its
+        // digit on it, and the cycle holds both ways: "q on ⇒ Z off ⇒ … ⇒ A on ⇒ q
+        // off" refutes it as a chain too. No chain, no cycle to look for.
+        let found = best?;
+        // X-cycles came with the X-chains (`closes_cycle`). Y-cycles, which SE
+        // finds with no Y forcing chain, are searched here; so are mixed cycles, only
+        // where they would rate below the chains found (they differ from a chain of
+        // the same loop by the two ends' nodes: at most 0.1).
+        if found.rating >= 65 {
+            self.cycles(b, Mode::StaticY, 65, Technique::XyChain, &mut best, false);
+        }
+        if best.is_some_and(|found| found.rating > 70) {
+            self.cycles(b, Mode::Static, 70, Technique::Aic, &mut best, true);
         }
         best
     }
 
-    /// SE's bidirectional cycles of one kind (X: one digit, unit links; Y: bivalue
-    /// cells; both): from a candidate s assumed on, a static chain that comes back
+    /// SE's bidirectional cycles of one kind (Y: bivalue cells; or every static
+    /// link): from a candidate s assumed on, a static chain that comes back
     /// to "s on" through the strong link of an off node F with s, F reached again
     /// from an on node W that F is not an ancestor of. The cycle's nodes, each on
     /// or off, remove every candidate outside its cells that sees an on and an off
     /// node of its digit; rated `base` + the length increment of its node count
     /// less two. Sources are the nodes of non-trivial components of the static
     /// closure (any other has no cycle), and Y-cycles start on bivalue cells, as
-    /// in SE.
-    fn cycles(&mut self, b: &Board, mode: Mode, base: u8, t: Technique, best: &mut Option<Best>) {
+    /// in SE. With `improve`, only cycles rated below the best so far are looked
+    /// for (not its ties).
+    fn cycles(
+        &mut self,
+        b: &Board,
+        mode: Mode,
+        base: u8,
+        t: Technique,
+        best: &mut Option<Best>,
+        improve: bool,
+    ) {
         // A cycle of n nodes (the last on node n - 2 links from the start) rates
-        // base + length_increment(n - 2): none longer than the best so far matters.
+        // base + length_increment(n - 2): none longer than the best allows matters,
+        // and the search stops at that depth.
         let mut max_nodes = 1458;
         if let Some(best) = best {
+            let limit = best.rating - improve as u8;
+            if base > limit {
+                return;
+            }
             max_nodes = 4;
-            while base + length_increment(max_nodes + 1 - 2) <= best.rating {
+            while base + length_increment(max_nodes + 1 - 2) <= limit {
                 max_nodes += 1;
             }
         }
@@ -910,6 +927,29 @@ fn ancestors(b: &Board, p: &Prop, w: &mut Work, roots: &[(usize, bool)]) -> (usi
         }
     }
     (count, x_only, y_only)
+}
+
+/// Whether the static chain "n on ⇒ A off ⇒ … ⇒ Z on ⇒ n off" in `p` is a cycle
+/// with n outside it: A and Z hold n's digit in other cells and see each other, so
+/// the nodes from A to Z close a loop whose on node Z and off node A n sees.
+fn closes_cycle(b: &Board, p: &Prop, n: usize) -> bool {
+    let z = p.par_off[n] as usize;
+    let (nc, d) = (n / 9, n % 9);
+    if z % 9 != d || z / 9 == nc {
+        return false;
+    }
+    let mut node = z;
+    let a = loop {
+        let Some(off) = static_parent(b, p, node) else {
+            return false;
+        };
+        let par = p.par_off[off] as usize;
+        if par == n {
+            break off;
+        }
+        node = par;
+    };
+    a % 9 == d && a / 9 != nc && a != z && PEERS[a / 9] >> (z / 9) & 1 != 0
 }
 
 /// The off node that forced the static on node `n` (its cell's other candidate or
