@@ -26,7 +26,8 @@
 //! | WXYZ-wing | 5.5–5.6 |
 //! | VWXYZ-wing | 6.2–6.4 |
 //! | BUG type 1 / type 2 | 5.6 / 5.7 |
-//! | forcing X-chain or XY-chain / AIC (static, "p on ⇒ p off") | 6.6 / 7.0 + length |
+//! | X-cycle or Y-cycle (bivalue cells) / forcing X-chain | 6.5 / 6.6 + length |
+//! | any other static cycle or "p on ⇒ p off" chain (XY-chain, AIC) | 7.0 + length |
 //! | nishio (dynamic, one digit) | 7.5 + length |
 //! | cell / region / double / contradiction forcing chains (static) | 8.0 + length |
 //! | the same, dynamic | 8.5 + length |
