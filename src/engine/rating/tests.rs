@@ -87,6 +87,23 @@ fn each_technique_rates_a_puzzle_that_needs_it() {
     }
 }
 
+/// Regression: BUG cells were given the extra digit their row holds three times, so
+/// two of them in one row hid the grave, and a copy of a BUG puzzle transposed (or
+/// otherwise moved) rated 7.2 where the original rated 5.7.
+#[test]
+fn a_bug_is_found_whatever_units_its_cells_share() {
+    let original =
+        "9.......1...2.8...21.....36.647.928..9.....1..............4......25.19..54..9..72";
+    let moved = ".68...4......4..9..1.82.7........9.32...9..8.4...7..5..8.96.3...49...5......3..4.";
+    let transposed: String = (0..81)
+        .map(|i| original.as_bytes()[9 * (i % 9) + i / 9] as char)
+        .collect();
+    for p in [original, moved, &transposed] {
+        let r = rate(p);
+        assert_eq!((r.technique, r.rating), (Technique::Bug, 57), "{p}");
+    }
+}
+
 #[test]
 fn a_single_hole_is_a_full_house_and_a_full_grid_needs_nothing() {
     let p = BY_TECHNIQUE[0].0;

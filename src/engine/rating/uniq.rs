@@ -414,12 +414,28 @@ impl Iterator for Subsets {
     }
 }
 
+/// Whether removing digit `extra[i]` (one bit) from each cell `cells[i]` leaves every
+/// digit with 0 or 2 places in every unit: a bivalue universal grave.
+fn is_grave_without(b: &Board, cells: &[usize], extra: &[u16]) -> bool {
+    (0..9).all(|d| {
+        let mut p = b.pos[d];
+        for (&c, &e) in cells.iter().zip(extra) {
+            if e >> d & 1 != 0 {
+                p &= !(1u128 << c);
+            }
+        }
+        UNIT_MASK
+            .iter()
+            .all(|&um| matches!((p & um).count_ones(), 0 | 2))
+    })
+}
+
 /// BUG types 1 and 2.
 pub(crate) fn bug(b: &Board, f: &mut Found) -> bool {
-    // The non-bivalue cells and, for each, the digit that appears three times in its
-    // row (the one that breaks the grave).
+    // The non-bivalue cells (trivalue only) and, for each, the digits that could be
+    // its extra one: the candidate with three or more places in each of its units.
     let mut bug_cells = [0usize; 8];
-    let mut extra = [0u16; 8];
+    let mut options = [0u16; 8];
     let mut n = 0;
     for c in Cells128(b.empty) {
         let k = b.cand[c].count_ones();
@@ -429,38 +445,57 @@ pub(crate) fn bug(b: &Board, f: &mut Found) -> bool {
         if k != 3 || n == bug_cells.len() {
             return false;
         }
-        let row = UNIT_MASK[CELL_UNITS[c][0] as usize];
-        let mut e = 0u16;
+        let mut o = 0u16;
         for d in Bits(b.cand[c] as u32) {
-            if (b.pos[d] & row).count_ones() == 3 {
-                e |= 1 << d;
+            if CELL_UNITS[c]
+                .iter()
+                .all(|&u| (b.pos[d] & UNIT_MASK[u as usize]).count_ones() >= 3)
+            {
+                o |= 1 << d;
             }
         }
-        if e.count_ones() != 1 {
+        if o == 0 {
             return false;
         }
         bug_cells[n] = c;
-        extra[n] = e;
+        options[n] = o;
         n += 1;
     }
     if n == 0 {
         return false;
     }
-    // Without the extras, every digit must have 0 or 2 places in every unit.
-    for d in 0..9 {
-        let mut p = b.pos[d];
+    // The one choice of extras that leaves every digit 0 or 2 places in every unit
+    // (none, or more than one: no BUG). Tried exhaustively, whatever units the cells
+    // share, so the answer is the same for every symmetric copy.
+    let mut extra = [0u16; 8];
+    let mut chosen = None;
+    let mut pick = options;
+    loop {
         for i in 0..n {
-            if extra[i] >> d & 1 != 0 {
-                p &= !(1u128 << bug_cells[i]);
-            }
+            extra[i] = pick[i] & pick[i].wrapping_neg();
         }
-        for &um in &UNIT_MASK {
-            let k = (p & um).count_ones();
-            if k != 0 && k != 2 {
+        if is_grave_without(b, &bug_cells[..n], &extra[..n]) {
+            if chosen.is_some() {
                 return false;
             }
+            chosen = Some(extra);
+        }
+        // The next choice, counting through each cell's options in turn.
+        let mut i = 0;
+        while i < n {
+            pick[i] &= pick[i] - 1;
+            if pick[i] != 0 {
+                break;
+            }
+            pick[i] = options[i];
+            i += 1;
+        }
+        if i == n {
+            break;
         }
     }
+    let Some(extra) = chosen else { return false };
+    let extra = &extra[..n];
     f.cells.extend(bug_cells[..n].iter().map(|&c| c as u8));
     if n == 1 {
         let c = bug_cells[0];
