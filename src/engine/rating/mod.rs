@@ -35,7 +35,9 @@
 //!
 //! A step applies every instance of the technique it found (all the hidden singles
 //! in boxes, all the X-wings, all the chains of the lowest rating, …), so the path,
-//! and with it the rating, is the same for every symmetric copy of a puzzle. SE
+//! and with it the rating, is the same for symmetric copies of a puzzle — but for
+//! the length of some nishio and dynamic chains, whose search meets the nodes in
+//! board order (0.1 apart on 1.4 % of SE-rated puzzles and a moved copy each). SE
 //! applies one instance at a time; the two orders rarely differ in rating.
 //!
 //! "Direct" techniques only count when their eliminations leave a hidden single of
