@@ -104,6 +104,16 @@ fn a_bug_is_found_whatever_units_its_cells_share() {
     }
 }
 
+/// A pivot seeing four cells that do not share a unit is a wider pattern than
+/// Sukaku Explainer's VWXYZ-wing (a bivalue cell and four cells of one unit): SE
+/// rates this puzzle 7.0, which it only reaches without it.
+#[test]
+fn a_vwxyz_wing_is_a_bivalue_cell_and_four_cells_of_one_unit() {
+    let p = "...3...7..4...5.....518.46...8.....25.7...9.69.....8...31.785.....9...1..9...4...";
+    let r = rate(p);
+    assert_eq!((r.technique, r.rating), (Technique::Aic, 70), "{p}");
+}
+
 #[test]
 fn a_single_hole_is_a_full_house_and_a_full_grid_needs_nothing() {
     let p = BY_TECHNIQUE[0].0;
