@@ -787,11 +787,12 @@ struct WingSearch<'a> {
 impl WingSearch<'_> {
     /// Adds cells `k..` from `wings[from..]`. `loose` holds the digits whose cells
     /// in the pattern do not all see each other: adding cells never tightens one,
-    /// so a pattern with two loose digits is abandoned.
+    /// so a pattern with two loose digits is abandoned, and a complete one has its
+    /// z there.
     fn extend(&mut self, f: &mut Found, k: usize, from: usize, union: u16, loose: u16) {
         if k == self.size {
             if union.count_ones() as usize == self.size && loose != 0 {
-                self.check(f);
+                self.check(f, loose.trailing_zeros() as usize);
             }
             return;
         }
@@ -842,25 +843,11 @@ impl WingSearch<'_> {
         }
     }
 
-    fn check(&mut self, f: &mut Found) {
+    /// A complete pattern whose one loose digit is `z` (its cells in `with[z]`).
+    fn check(&mut self, f: &mut Found, z: usize) {
         let b = self.b;
         let cells = &self.cells[..self.size];
-        let union = cells.iter().fold(0u16, |u, &c| u | b.cand[c]);
-        let mut z = None;
-        for v in Bits(union as u32) {
-            let with: u128 = cells
-                .iter()
-                .filter(|&&c| b.cand[c] >> v & 1 != 0)
-                .fold(0, |m, &c| m | 1u128 << c);
-            let restricted = Cells128(with).all(|c| with & !(1u128 << c) & !PEERS[c] == 0);
-            if !restricted {
-                if z.is_some() {
-                    return;
-                }
-                z = Some((v, with));
-            }
-        }
-        let Some((z, with)) = z else { return };
+        let with = self.with[z];
         if self.size == 5 && !is_als_and_bivalue(b, cells) {
             return;
         }

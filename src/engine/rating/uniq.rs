@@ -501,7 +501,7 @@ pub(crate) fn bug(b: &Board, f: &mut Found) -> bool {
         let c = bug_cells[0];
         return f.place(Technique::Bug, 56, c, extra[0].trailing_zeros() as usize);
     }
-    if extra[..n].iter().all(|&e| e == extra[0]) {
+    if extra.iter().all(|&e| e == extra[0]) {
         let z = extra[0].trailing_zeros() as usize;
         let mut targets = b.pos[z];
         for &c in &bug_cells[..n] {
