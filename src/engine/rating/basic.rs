@@ -7,7 +7,9 @@
 //! Units are visited boxes first, then rows, then columns, as SE does, so that a
 //! box hidden single (1.2) is preferred to a line one (1.5).
 
-use super::tables::{Bits, Cells128, BOXES, CELL_UNITS, COLS, PEERS, ROWS, UNIT_CELLS, UNIT_MASK};
+use super::tables::{
+    Bits, Cells128, FewBits, BOXES, CELL_UNITS, COLS, PEERS, ROWS, UNIT_CELLS, UNIT_MASK,
+};
 use super::{Board, Found, Technique};
 
 /// Units in SE's order: boxes, rows, columns.
@@ -19,9 +21,9 @@ fn units_se_order() -> impl Iterator<Item = usize> {
 pub(crate) fn full_house(b: &Board, f: &mut Found) -> bool {
     for u in units_se_order() {
         let empty = b.empty & UNIT_MASK[u];
-        if empty.count_ones() == 1 {
+        if empty.one() {
             let c = empty.trailing_zeros() as usize;
-            if b.cand[c].count_ones() == 1 {
+            if b.cand[c].one() {
                 let d = b.cand[c].trailing_zeros() as usize;
                 f.cells.push(c as u8);
                 f.place(Technique::FullHouse, 10, c, d);
@@ -37,7 +39,7 @@ pub(crate) fn hidden_single(b: &Board, f: &mut Found) -> bool {
         for u in units {
             for d in 0..9 {
                 let p = b.pos[d] & UNIT_MASK[u];
-                if p.count_ones() == 1 {
+                if p.one() {
                     let c = p.trailing_zeros() as usize;
                     f.cells.push(c as u8);
                     f.place(Technique::HiddenSingle, rating, c, d);
@@ -54,7 +56,7 @@ pub(crate) fn hidden_single(b: &Board, f: &mut Found) -> bool {
 /// Naked single: a cell with one candidate left (2.3).
 pub(crate) fn naked_single(b: &Board, f: &mut Found) -> bool {
     for c in Cells128(b.empty) {
-        if b.cand[c].count_ones() == 1 {
+        if b.cand[c].one() {
             f.cells.push(c as u8);
             return f.place(
                 Technique::NakedSingle,
@@ -78,7 +80,7 @@ fn single_after(b: &Board, d: usize, removed: u128) -> Option<usize> {
             let u = CELL_UNITS[c][2];
             let p = b.pos[d] & UNIT_MASK[u as usize];
             let left = p & !removed;
-            if p.count_ones() > 1 && left.count_ones() == 1 {
+            if p.several() && left.one() {
                 return Some(left.trailing_zeros() as usize);
             }
         }
@@ -197,14 +199,13 @@ pub(crate) fn naked_set(b: &Board, f: &mut Found, n: usize) -> bool {
         let mut cells = [0usize; 9];
         let mut k = 0;
         for &c in &UNIT_CELLS[u] {
-            let n_cand = b.cand[c as usize].count_ones() as usize;
-            if n_cand >= 2 && n_cand <= n {
+            let cand = b.cand[c as usize];
+            if cand.several() && cand.at_most(n as u32) {
                 cells[k] = c as usize;
                 k += 1;
             }
         }
-        let n_empty = (b.empty & UNIT_MASK[u]).count_ones() as usize;
-        if n_empty <= n {
+        if (b.empty & UNIT_MASK[u]).at_most(n as u32) {
             continue;
         }
         let hit = subsets(k, n, |s| {
@@ -250,11 +251,11 @@ pub(crate) fn hidden_set(b: &Board, f: &mut Found, n: usize, direct: bool) -> bo
         let mut k = 0;
         let mut n_open = 0;
         for d in 0..9 {
-            let c = (b.pos[d] & um).count_ones() as usize;
-            if c > 0 {
+            let p = b.pos[d] & um;
+            if p != 0 {
                 n_open += 1;
             }
-            if c >= 2 && c <= n {
+            if p.several() && p.at_most(n as u32) {
                 digits[k] = d;
                 k += 1;
             }
@@ -269,7 +270,7 @@ pub(crate) fn hidden_set(b: &Board, f: &mut Found, n: usize, direct: bool) -> bo
                 cells |= b.pos[digits[i]] & um;
                 set |= 1 << digits[i];
             }
-            if cells.count_ones() as usize != n {
+            if !cells.at_most(n as u32) || cells.at_most(n as u32 - 1) {
                 return false;
             }
             if direct {
@@ -279,7 +280,7 @@ pub(crate) fn hidden_set(b: &Board, f: &mut Found, n: usize, direct: bool) -> bo
                     }
                     let p = b.pos[e] & um;
                     let left = p & !cells;
-                    if p.count_ones() > 1 && left.count_ones() == 1 {
+                    if p.several() && left.one() {
                         f.cells.extend(Cells128(cells).map(|c| c as u8));
                         f.place(t, r, left.trailing_zeros() as usize, e);
                     }
@@ -321,8 +322,7 @@ pub(crate) fn fish(b: &Board, f: &mut Found, n: usize) -> bool {
             let slot = if base.start == 0 { 1 } else { 0 };
             for u in base.clone() {
                 let p = b.pos[d] & UNIT_MASK[u];
-                let cnt = p.count_ones() as usize;
-                if cnt >= 2 && cnt <= n {
+                if p.several() && p.at_most(n as u32) {
                     lines[k] = u;
                     // The cover lines crossing this base line where d may stand.
                     let mut s = 0u16;
@@ -371,7 +371,7 @@ pub(crate) fn xy_wing(b: &Board, f: &mut Found) -> bool {
         for a in Cells128(wings) {
             let ac = b.cand[a];
             let shared = ac & pc;
-            if shared.count_ones() != 1 {
+            if !shared.one() {
                 continue;
             }
             let z = ac & !pc;
@@ -430,7 +430,7 @@ pub(crate) fn xyz_wing(b: &Board, f: &mut Found) -> bool {
 pub(crate) fn bivalue_cells(b: &Board) -> u128 {
     let mut m = 0u128;
     for c in Cells128(b.empty) {
-        if b.cand[c].count_ones() == 2 {
+        if b.cand[c].two() {
             m |= 1 << c;
         }
     }
@@ -446,29 +446,23 @@ pub(crate) fn bivalue_cells(b: &Board) -> u128 {
 /// lie on one row and one column of it; Sukaku Explainer's code names it 4.2, but
 /// 4.3 matches its ratings in `se-rated.txt` (67 % of the 4.x tier exact, not 61 %).
 pub(crate) fn turbot(b: &Board, f: &mut Found) -> bool {
-    for rating in [40, 41, 42, 43] {
-        if rating == 43 {
-            for d in 0..9 {
-                empty_rectangle(b, f, d);
+    // The strong links of each digit: (unit kind 0 row / 1 col / 2 box, end, end).
+    let mut all_links = [[(0usize, 0usize, 0usize); 27]; 9];
+    let mut counts = [0usize; 9];
+    for d in 0..9 {
+        for (u, &um) in UNIT_MASK.iter().enumerate() {
+            let p = b.pos[d] & um;
+            if p.two() {
+                let a = p.trailing_zeros() as usize;
+                let z = 127 - p.leading_zeros() as usize;
+                all_links[d][counts[d]] = (u / 9, a, z);
+                counts[d] += 1;
             }
-            if f.elim(Technique::EmptyRectangle, 43) {
-                return true;
-            }
-            continue;
         }
+    }
+    for rating in [40, 41, 42] {
         for d in 0..9 {
-            // The strong links of d: (unit kind 0 row / 1 col / 2 box, end, end).
-            let mut links = [(0usize, 0usize, 0usize); 27];
-            let mut n = 0;
-            for (u, &um) in UNIT_MASK.iter().enumerate() {
-                let p = b.pos[d] & um;
-                if p.count_ones() == 2 {
-                    let a = p.trailing_zeros() as usize;
-                    let z = 127 - p.leading_zeros() as usize;
-                    links[n] = (u / 9, a, z);
-                    n += 1;
-                }
-            }
+            let (links, n) = (&all_links[d], counts[d]);
             for i in 0..n {
                 for j in i + 1..n {
                     let (k1, k2) = (links[i].0, links[j].0);
@@ -490,7 +484,7 @@ pub(crate) fn turbot(b: &Board, f: &mut Found) -> bool {
                     ] {
                         // x and y are weakly linked; xe and ye are the far ends.
                         let chain = (1u128 << x) | (1u128 << xe) | (1u128 << y) | (1u128 << ye);
-                        if chain.count_ones() != 4 || PEERS[x] >> y & 1 == 0 {
+                        if chain.at_most(3) || PEERS[x] >> y & 1 == 0 {
                             continue;
                         }
                         let targets = b.pos[d] & PEERS[xe] & PEERS[ye] & !chain;
@@ -511,7 +505,10 @@ pub(crate) fn turbot(b: &Board, f: &mut Found) -> bool {
             return true;
         }
     }
-    false
+    for d in 0..9 {
+        empty_rectangle(b, f, d);
+    }
+    f.elim(Technique::EmptyRectangle, 43)
 }
 
 /// Empty rectangles of digit `d`: a box whose places of `d` lie on its row `r` and
@@ -520,7 +517,7 @@ pub(crate) fn turbot(b: &Board, f: &mut Found) -> bool {
 fn empty_rectangle(b: &Board, f: &mut Found, d: usize) {
     for bx in BOXES {
         let p = b.pos[d] & UNIT_MASK[bx];
-        if p.count_ones() < 2 {
+        if !p.several() {
             continue;
         }
         let first = UNIT_CELLS[bx][0] as usize;
@@ -537,7 +534,7 @@ fn empty_rectangle(b: &Board, f: &mut Found, d: usize) {
                 for (line_kind, cross) in [(COLS, r), (ROWS, c)] {
                     for line in line_kind.clone() {
                         let lp = b.pos[d] & UNIT_MASK[line];
-                        if lp.count_ones() != 2 || lp & UNIT_MASK[bx] != 0 {
+                        if !lp.two() || lp & UNIT_MASK[bx] != 0 {
                             continue;
                         }
                         for (near, far) in [
@@ -592,7 +589,7 @@ pub(crate) fn three_links(b: &Board, f: &mut Found) -> bool {
         search.starts = 0;
         for (u, &um) in UNIT_MASK.iter().enumerate() {
             let p = b.pos[d] & um;
-            if p.count_ones() == 2 {
+            if p.two() {
                 let (a, z) = (p.trailing_zeros() as u8, 127 - p.leading_zeros() as u8);
                 let kind = (u / 9) as u8;
                 search.links[search.n_links] = (a, z, kind);
@@ -870,7 +867,7 @@ impl WingSearch<'_> {
                     l |= 1 << d;
                 }
             }
-            if l.count_ones() > 1 {
+            if l.several() {
                 continue;
             }
             for d in Bits(cand as u32) {

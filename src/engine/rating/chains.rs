@@ -38,7 +38,7 @@
 //! 4.4 MiB in all) and the closure (≈140 KiB) live in [`Chains`], allocated with the
 //! rater.
 
-use super::tables::{Bits, Bits64, Cells128, CELL_UNITS, PEERS, UNIT_MASK};
+use super::tables::{Bits, Bits64, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
 use super::{Board, Found, Technique};
 
 /// Parent of the start node.
@@ -279,7 +279,7 @@ impl Chains {
             for bit in Bits64(word) {
                 let s = 64 * k + bit;
                 let (a_cell, a) = (s / 9, s % 9);
-                let bivalue = b.cand[a_cell].count_ones() == 2;
+                let bivalue = b.cand[a_cell].two();
                 if mode == Mode::StaticY && !bivalue {
                     continue;
                 }
@@ -295,7 +295,7 @@ impl Chains {
                 if units_link {
                     for &u in &CELL_UNITS[a_cell] {
                         let places = b.pos[a] & UNIT_MASK[u as usize];
-                        if places.count_ones() == 2 {
+                        if places.two() {
                             let z = (places & !(1u128 << a_cell)).trailing_zeros() as usize;
                             partners[np] = 9 * z + a;
                             np += 1;
@@ -681,13 +681,13 @@ impl Reach {
 
 /// Adds to `succ` the on nodes that "(cell, d) off" switches on by a strong link.
 fn strong_from(b: &Board, cell: usize, d: usize, succ: &mut Set729) {
-    if b.cand[cell].count_ones() == 2 {
+    if b.cand[cell].two() {
         let e = (b.cand[cell] & !(1 << d)).trailing_zeros() as usize;
         set(succ, 9 * cell + e);
     }
     for &u in &CELL_UNITS[cell] {
         let places = b.pos[d] & UNIT_MASK[u as usize];
-        if places.count_ones() == 2 {
+        if places.two() {
             let other = (places & !(1u128 << cell)).trailing_zeros() as usize;
             set(succ, 9 * other + d);
         }
@@ -830,14 +830,14 @@ fn propagate(
             if cells_link {
                 if dynamic {
                     let r = w.cand[c];
-                    if r.count_ones() == 1 {
+                    if r.one() {
                         mark!(
                             9 * c + r.trailing_zeros() as usize,
                             true,
                             CAUSE_CELL + c as u16
                         );
                     }
-                } else if b.cand[c].count_ones() == 2 {
+                } else if b.cand[c].two() {
                     let r = b.cand[c] & !(1 << d);
                     mark!(
                         9 * c + r.trailing_zeros() as usize,
@@ -853,12 +853,12 @@ fn propagate(
                 let um = UNIT_MASK[u as usize];
                 let r = if dynamic {
                     w.pos[d] & um
-                } else if (b.pos[d] & um).count_ones() == 2 {
+                } else if (b.pos[d] & um).two() {
                     b.pos[d] & um & !(1u128 << c)
                 } else {
                     0
                 };
-                if r.count_ones() == 1 {
+                if r.one() {
                     mark!(
                         9 * r.trailing_zeros() as usize + d,
                         true,

@@ -23,7 +23,7 @@
 //! BUG types 3 and 4 are not implemented; puzzles that need them are rated by a
 //! later technique.
 
-use super::tables::{Bits, Cells128, CELL_UNITS, PEERS, UNIT_MASK};
+use super::tables::{Bits, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
 use super::{Board, Found, Technique};
 
 /// Unique rectangles and loops, every type, in one pass: all the loops of every pair
@@ -424,9 +424,7 @@ fn is_grave_without(b: &Board, cells: &[usize], extra: &[u16]) -> bool {
                 p &= !(1u128 << c);
             }
         }
-        UNIT_MASK
-            .iter()
-            .all(|&um| matches!((p & um).count_ones(), 0 | 2))
+        UNIT_MASK.iter().all(|&um| p & um == 0 || (p & um).two())
     })
 }
 
@@ -449,7 +447,7 @@ pub(crate) fn bug(b: &Board, f: &mut Found) -> bool {
         for d in Bits(b.cand[c] as u32) {
             if CELL_UNITS[c]
                 .iter()
-                .all(|&u| (b.pos[d] & UNIT_MASK[u as usize]).count_ones() >= 3)
+                .all(|&u| !(b.pos[d] & UNIT_MASK[u as usize]).at_most(2))
             {
                 o |= 1 << d;
             }
