@@ -482,11 +482,12 @@ pub(crate) fn turbot(b: &Board, f: &mut Found) -> bool {
                         (a2, a1, b1, b2),
                         (a2, a1, b2, b1),
                     ] {
-                        // x and y are weakly linked; xe and ye are the far ends.
-                        let chain = (1u128 << x) | (1u128 << xe) | (1u128 << y) | (1u128 << ye);
-                        if chain.at_most(3) || PEERS[x] >> y & 1 == 0 {
+                        // x and y are weakly linked; xe and ye are the far ends
+                        // (four distinct cells: the links' own ends differ).
+                        if x == y || x == ye || xe == y || xe == ye || PEERS[x] >> y & 1 == 0 {
                             continue;
                         }
+                        let chain = (1u128 << x) | (1u128 << xe) | (1u128 << y) | (1u128 << ye);
                         let targets = b.pos[d] & PEERS[xe] & PEERS[ye] & !chain;
                         if targets != 0 {
                             f.push_mask(targets, d);

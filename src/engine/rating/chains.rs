@@ -105,6 +105,48 @@ struct Work {
     seen_on: Set729,
     seen_off: Set729,
     stack: [u16; 1458],
+    strong: Strong,
+}
+
+/// The static strong links of one step, computed once for every static search of
+/// the step ([`Strong::compute`]): for each candidate node, the on nodes that "node
+/// off" implies — its cell's other candidate when the cell is bivalue, then its
+/// digit's other place in each of its units (row, column, box) where it has two —
+/// with the parent code [`propagate`] records for each.
+struct Strong {
+    to: [[(u16, u16); 4]; 729],
+    len: [u8; 729],
+}
+
+impl Strong {
+    fn compute(&mut self, b: &Board) {
+        for c in Cells128(b.empty) {
+            for d in Bits(b.cand[c] as u32) {
+                let n = 9 * c + d;
+                let mut k = 0;
+                if b.cand[c].two() {
+                    let e = (b.cand[c] & !(1 << d)).trailing_zeros() as usize;
+                    self.to[n][k] = ((9 * c + e) as u16, CAUSE_CELL + c as u16);
+                    k += 1;
+                }
+                for &u in &CELL_UNITS[c] {
+                    let places = b.pos[d] & UNIT_MASK[u as usize];
+                    if places.two() {
+                        let other = (places & !(1u128 << c)).trailing_zeros() as usize;
+                        self.to[n][k] = ((9 * other + d) as u16, CAUSE_UNIT + u as u16);
+                        k += 1;
+                    }
+                }
+                self.len[n] = k as u8;
+            }
+        }
+    }
+
+    /// The strong links from "n off": (on node, parent code).
+    #[inline]
+    fn from(&self, n: usize) -> &[(u16, u16)] {
+        &self.to[n][..self.len[n] as usize]
+    }
 }
 
 /// The best conclusion of a level so far.
@@ -151,6 +193,10 @@ impl Chains {
                 seen_on: [0; 12],
                 seen_off: [0; 12],
                 stack: [0; 1458],
+                strong: Strong {
+                    to: [[(0, 0); 4]; 729],
+                    len: [0; 729],
+                },
             }),
         }
     }
@@ -186,7 +232,8 @@ impl Chains {
     /// order of discovery (the rating is then the same for every symmetric copy).
     fn unary(&mut self, b: &Board) -> Option<Best> {
         let mut best: Option<Best> = None;
-        self.reach.compute(b);
+        self.work.strong.compute(b);
+        self.reach.compute(b, &self.work.strong);
         for c in Cells128(b.empty) {
             for d in Bits(b.cand[c] as u32) {
                 let n = 9 * c + d;
@@ -579,7 +626,7 @@ impl Reach {
         }
     }
 
-    fn compute(&mut self, b: &Board) {
+    fn compute(&mut self, b: &Board, strong: &Strong) {
         self.index = [UNSEEN; 729];
         self.on_stack = [0; 12];
         self.cyclic = [0; 12];
@@ -590,11 +637,16 @@ impl Reach {
                 let mut succ = [0u64; 12];
                 // Weak links of (c, d) on: the cell's other candidates, d's other
                 // places among c's peers; then each one's strong links.
+                let mut add = |off: usize| {
+                    for &(on, _) in strong.from(off) {
+                        set(&mut succ, on as usize);
+                    }
+                };
                 for e in Bits((b.cand[c] & !(1 << d)) as u32) {
-                    strong_from(b, c, e, &mut succ);
+                    add(9 * c + e);
                 }
                 for q in Cells128(PEERS[c] & b.pos[d]) {
-                    strong_from(b, q, d, &mut succ);
+                    add(9 * q + d);
                 }
                 self.succ[9 * c + d] = succ;
             }
@@ -676,21 +728,6 @@ impl Reach {
         let r = &self.reach[n];
         Bits((b.cand[c] & !(1 << d)) as u32).any(|e| get(r, 9 * c + e))
             || Cells128(PEERS[c] & b.pos[d]).any(|q| get(r, 9 * q + d))
-    }
-}
-
-/// Adds to `succ` the on nodes that "(cell, d) off" switches on by a strong link.
-fn strong_from(b: &Board, cell: usize, d: usize, succ: &mut Set729) {
-    if b.cand[cell].two() {
-        let e = (b.cand[cell] & !(1 << d)).trailing_zeros() as usize;
-        set(succ, 9 * cell + e);
-    }
-    for &u in &CELL_UNITS[cell] {
-        let places = b.pos[d] & UNIT_MASK[u as usize];
-        if places.two() {
-            let other = (places & !(1u128 << cell)).trailing_zeros() as usize;
-            set(succ, 9 * other + d);
-        }
     }
 }
 
@@ -787,8 +824,11 @@ fn propagate(
                 if get(other, node) && p.contra == NONE {
                     p.contra = node as u16;
                 }
-                w.queue[tail] = node as u16 | if $on { ON } else { 0 };
-                tail += 1;
+                // A static off node without strong links implies nothing.
+                if $on || dynamic || w.strong.len[node] != 0 {
+                    w.queue[tail] = node as u16 | if $on { ON } else { 0 };
+                    tail += 1;
+                }
             }
         }};
     }
@@ -822,23 +862,23 @@ fn propagate(
             for q in Cells128(PEERS[c] & b.pos[d]) {
                 mark!(9 * q + d, false, n as u16);
             }
-        } else {
-            if dynamic {
-                w.cand[c] &= !(1 << d);
-                w.pos[d] &= !(1u128 << c);
+        } else if !dynamic {
+            let (links, k) = (w.strong.to[n], w.strong.len[n] as usize);
+            for &(on, cause) in &links[..k] {
+                if if cause >= CAUSE_UNIT {
+                    units_link
+                } else {
+                    cells_link
+                } {
+                    mark!(on as usize, true, cause);
+                }
             }
+        } else {
+            w.cand[c] &= !(1 << d);
+            w.pos[d] &= !(1u128 << c);
             if cells_link {
-                if dynamic {
-                    let r = w.cand[c];
-                    if r.one() {
-                        mark!(
-                            9 * c + r.trailing_zeros() as usize,
-                            true,
-                            CAUSE_CELL + c as u16
-                        );
-                    }
-                } else if b.cand[c].two() {
-                    let r = b.cand[c] & !(1 << d);
+                let r = w.cand[c];
+                if r.one() {
                     mark!(
                         9 * c + r.trailing_zeros() as usize,
                         true,
@@ -850,14 +890,7 @@ fn propagate(
                 if !units_link {
                     break;
                 }
-                let um = UNIT_MASK[u as usize];
-                let r = if dynamic {
-                    w.pos[d] & um
-                } else if (b.pos[d] & um).two() {
-                    b.pos[d] & um & !(1u128 << c)
-                } else {
-                    0
-                };
+                let r = w.pos[d] & UNIT_MASK[u as usize];
                 if r.one() {
                     mark!(
                         9 * r.trailing_zeros() as usize + d,
@@ -1040,7 +1073,8 @@ mod tests {
             board.load(&cells);
             // The puzzle's board, then the same with one refuted candidate removed.
             for _ in 0..2 {
-                reach.compute(&board);
+                chains.work.strong.compute(&board);
+                reach.compute(&board, &chains.work.strong);
                 for c in Cells128(board.empty) {
                     for d in Bits(board.cand[c] as u32) {
                         let n = 9 * c + d;
