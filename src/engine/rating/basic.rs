@@ -12,6 +12,28 @@ use super::tables::{
 };
 use super::{Board, Found, Technique};
 
+/// What the unit-local and one-digit finders last found nothing in: the board's
+/// change stamps at that call, per finder. A unit (digit) whose stamp has not moved
+/// since holds the same candidates (places), so the finder, whose result there
+/// depends on nothing else, would again find nothing, and skips it. The finders
+/// record the stamps only when they return false (nothing anywhere).
+pub(crate) struct Memo {
+    /// Hidden sets (direct pairs and triples, pairs, triples, quads), naked sets
+    /// (pairs, triples, quads): [`Board::unit_stamp`]s.
+    pub units: [[u64; 27]; 8],
+    /// Fish (2, 3, 4), turbot fish, three strong links: [`Board::digit_stamp`]s.
+    pub digits: [[u64; 9]; 5],
+}
+
+impl Memo {
+    pub fn new() -> Self {
+        Memo {
+            units: [[0; 27]; 8],
+            digits: [[0; 9]; 5],
+        }
+    }
+}
+
 /// Units in SE's order: boxes, rows, columns.
 fn units_se_order() -> impl Iterator<Item = usize> {
     BOXES.chain(ROWS).chain(COLS)
@@ -189,13 +211,16 @@ fn subsets(k: usize, n: usize, mut visit: impl FnMut(u32) -> bool) -> bool {
 
 /// Naked pair, triple, quad: `n` cells of a unit whose candidates together are
 /// `n` digits; those digits leave the unit's other cells (3.0, 3.6, 5.0).
-pub(crate) fn naked_set(b: &Board, f: &mut Found, n: usize) -> bool {
+pub(crate) fn naked_set(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 27]) -> bool {
     let (t, r) = match n {
         2 => (Technique::NakedPair, 30),
         3 => (Technique::NakedTriple, 36),
         _ => (Technique::NakedQuad, 50),
     };
     for u in units_se_order() {
+        if memo[u] == b.unit_stamp[u] {
+            continue;
+        }
         let mut cells = [0usize; 9];
         let mut k = 0;
         for &c in &UNIT_CELLS[u] {
@@ -230,14 +255,24 @@ pub(crate) fn naked_set(b: &Board, f: &mut Found, n: usize) -> bool {
         });
         debug_assert!(!hit);
     }
-    f.elim(t, r)
+    let found = f.elim(t, r);
+    if !found {
+        *memo = b.unit_stamp;
+    }
+    found
 }
 
 /// Hidden pair, triple, quad: `n` digits that in a unit fit in `n` cells; the other
 /// digits leave those cells (3.4, 4.0, 5.4). `direct` (pairs and triples only):
 /// only when that leaves a hidden single in the unit, which is then the step (2.0,
 /// 2.5).
-pub(crate) fn hidden_set(b: &Board, f: &mut Found, n: usize, direct: bool) -> bool {
+pub(crate) fn hidden_set(
+    b: &Board,
+    f: &mut Found,
+    n: usize,
+    direct: bool,
+    memo: &mut [u64; 27],
+) -> bool {
     let (t, r) = match (n, direct) {
         (2, true) => (Technique::DirectHiddenPair, 20),
         (3, true) => (Technique::DirectHiddenTriple, 25),
@@ -246,6 +281,9 @@ pub(crate) fn hidden_set(b: &Board, f: &mut Found, n: usize, direct: bool) -> bo
         _ => (Technique::HiddenQuad, 54),
     };
     for u in units_se_order() {
+        if memo[u] == b.unit_stamp[u] {
+            continue;
+        }
         let um = UNIT_MASK[u];
         let mut digits = [0usize; 9];
         let mut k = 0;
@@ -302,18 +340,25 @@ pub(crate) fn hidden_set(b: &Board, f: &mut Found, n: usize, direct: bool) -> bo
     }
     f.technique = t;
     f.rating = r;
-    f.any()
+    let found = f.any();
+    if !found {
+        *memo = b.unit_stamp;
+    }
+    found
 }
 
 /// Basic fish of size `n` (X-wing 3.2, swordfish 3.8, jellyfish 5.2): `n` base lines
 /// holding a digit only in `n` cover lines; the digit leaves the rest of the covers.
-pub(crate) fn fish(b: &Board, f: &mut Found, n: usize) -> bool {
+pub(crate) fn fish(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 9]) -> bool {
     let (t, r) = match n {
         2 => (Technique::XWing, 32),
         3 => (Technique::Swordfish, 38),
         _ => (Technique::Jellyfish, 52),
     };
     for d in 0..9 {
+        if memo[d] == b.digit_stamp[d] {
+            continue;
+        }
         for (base, cover) in [(ROWS, COLS), (COLS, ROWS)] {
             let mut lines = [0usize; 9];
             let mut sets = [0u16; 9];
@@ -358,7 +403,11 @@ pub(crate) fn fish(b: &Board, f: &mut Found, n: usize) -> bool {
             debug_assert!(!hit);
         }
     }
-    f.elim(t, r)
+    let found = f.elim(t, r);
+    if !found {
+        *memo = b.digit_stamp;
+    }
+    found
 }
 
 /// XY-wing (4.2): a bivalue pivot {x,y} seeing bivalue pincers {x,z} and {y,z}; z
@@ -445,11 +494,12 @@ pub(crate) fn bivalue_cells(b: &Board) -> u128 {
 /// fish (4.2). The empty rectangle uses as one link a box whose places of the digit
 /// lie on one row and one column of it; Sukaku Explainer's code names it 4.2, but
 /// 4.3 matches its ratings in `se-rated.txt` (67 % of the 4.x tier exact, not 61 %).
-pub(crate) fn turbot(b: &Board, f: &mut Found) -> bool {
+pub(crate) fn turbot(b: &Board, f: &mut Found, memo: &mut [u64; 9]) -> bool {
     // The strong links of each digit: (unit kind 0 row / 1 col / 2 box, end, end).
     let mut all_links = [[(0usize, 0usize, 0usize); 27]; 9];
     let mut counts = [0usize; 9];
-    for d in 0..9 {
+    let fresh = |d: usize| memo[d] != b.digit_stamp[d];
+    for d in (0..9).filter(|&d| fresh(d)) {
         for (u, &um) in UNIT_MASK.iter().enumerate() {
             let p = b.pos[d] & um;
             if p.two() {
@@ -506,10 +556,14 @@ pub(crate) fn turbot(b: &Board, f: &mut Found) -> bool {
             return true;
         }
     }
-    for d in 0..9 {
+    for d in (0..9).filter(|&d| fresh(d)) {
         empty_rectangle(b, f, d);
     }
-    f.elim(Technique::EmptyRectangle, 43)
+    let found = f.elim(Technique::EmptyRectangle, 43);
+    if !found {
+        *memo = b.digit_stamp;
+    }
+    found
 }
 
 /// Empty rectangles of digit `d`: a box whose places of `d` lie on its row `r` and
@@ -572,7 +626,7 @@ fn empty_rectangle(b: &Board, f: &mut Found, d: usize) {
 /// and both directions. A step applies every chain of the lowest rating found.
 /// (Sukaku's 4–6-link fishes, 5.8–6.8, were tried: on `se-rated.txt` they agree with
 /// none of its puzzles and move ±0.5 agreement by 0.2 points, so they are left out.)
-pub(crate) fn three_links(b: &Board, f: &mut Found) -> bool {
+pub(crate) fn three_links(b: &Board, f: &mut Found, memo: &mut [u64; 9]) -> bool {
     let mut search = LinkSearch {
         b,
         d: 0,
@@ -585,6 +639,9 @@ pub(crate) fn three_links(b: &Board, f: &mut Found) -> bool {
         best: u8::MAX,
     };
     for d in 0..9 {
+        if memo[d] == b.digit_stamp[d] {
+            continue;
+        }
         search.d = d;
         search.n_links = 0;
         search.starts = 0;
@@ -612,7 +669,11 @@ pub(crate) fn three_links(b: &Board, f: &mut Found) -> bool {
             }
         }
     }
-    search.best != u8::MAX && f.elim(Technique::ThreeLinks, search.best)
+    let found = search.best != u8::MAX && f.elim(Technique::ThreeLinks, search.best);
+    if !found {
+        *memo = b.digit_stamp;
+    }
+    found
 }
 
 /// Strong links in a [`three_links`] chain.

@@ -61,7 +61,7 @@ mod uniq;
 
 use crate::engine::grid::Cells;
 use crate::engine::solve::{solve, Verdict};
-use tables::{Bits, Cells128, PEERS};
+use tables::{Bits, Cells128, CELL_UNITS, PEERS};
 
 /// The first sudoku-factory version whose rater gives this build's ratings. Bump it
 /// (with the crate version) whenever a change to the rater changes any rating:
@@ -227,6 +227,12 @@ pub(crate) struct Board {
     pub cand: [u16; 81],
     pub pos: [u128; 9],
     pub empty: u128,
+    /// When each digit's places last changed, on a clock that only moves forward
+    /// (across puzzles too), so equal stamps mean "not changed since".
+    pub digit_stamp: [u64; 9],
+    /// When the candidates of each unit's cells last changed.
+    pub unit_stamp: [u64; 27],
+    clock: u64,
 }
 
 impl Board {
@@ -236,6 +242,9 @@ impl Board {
             cand: [0; 81],
             pos: [0; 9],
             empty: 0,
+            digit_stamp: [0; 9],
+            unit_stamp: [0; 27],
+            clock: 0,
         }
     }
 
@@ -245,6 +254,9 @@ impl Board {
         self.cand = [0x1ff; 81];
         self.pos = [all; 9];
         self.empty = all;
+        self.clock += 1;
+        self.digit_stamp = [self.clock; 9];
+        self.unit_stamp = [self.clock; 27];
         for (c, &v) in cells.iter().enumerate() {
             if v != 0 {
                 self.place(c, v as usize - 1);
@@ -254,22 +266,37 @@ impl Board {
 
     /// Sets digit `d` (0-based) in `cell` and removes it from the peers.
     pub fn place(&mut self, cell: usize, d: usize) {
+        self.clock += 1;
+        let now = self.clock;
         self.value[cell] = d as u8 + 1;
         let bit = 1u128 << cell;
         for e in Bits(self.cand[cell] as u32) {
             self.pos[e] &= !bit;
+            self.digit_stamp[e] = now;
         }
+        self.digit_stamp[d] = now;
         self.cand[cell] = 0;
         self.empty &= !bit;
+        for &u in &CELL_UNITS[cell] {
+            self.unit_stamp[u as usize] = now;
+        }
         for p in Cells128(PEERS[cell] & self.pos[d]) {
             self.cand[p] &= !(1 << d);
+            for &u in &CELL_UNITS[p] {
+                self.unit_stamp[u as usize] = now;
+            }
         }
         self.pos[d] &= !PEERS[cell];
     }
 
     pub fn eliminate(&mut self, cell: usize, d: usize) {
+        self.clock += 1;
         self.cand[cell] &= !(1 << d);
         self.pos[d] &= !(1u128 << cell);
+        self.digit_stamp[d] = self.clock;
+        for &u in &CELL_UNITS[cell] {
+            self.unit_stamp[u as usize] = self.clock;
+        }
     }
 
     #[inline]
@@ -333,6 +360,7 @@ impl Found {
 pub struct Rater {
     board: Board,
     found: Found,
+    memo: basic::Memo,
     chains: chains::Chains,
 }
 
@@ -353,6 +381,7 @@ impl Rater {
                 elims: Vec::with_capacity(729),
                 cells: Vec::with_capacity(81),
             },
+            memo: basic::Memo::new(),
             chains: chains::Chains::new(),
         }
     }
@@ -465,27 +494,28 @@ impl Rater {
         use basic::*;
         let b = &self.board;
         let f = &mut self.found;
+        let (u, d) = (&mut self.memo.units, &mut self.memo.digits);
         full_house(b, f)
             || hidden_single(b, f)
             || locking(b, f, true)
-            || hidden_set(b, f, 2, true)
+            || hidden_set(b, f, 2, true, &mut u[0])
             || naked_single(b, f)
-            || hidden_set(b, f, 3, true)
+            || hidden_set(b, f, 3, true, &mut u[1])
             || locking(b, f, false)
-            || naked_set(b, f, 2)
-            || fish(b, f, 2)
-            || hidden_set(b, f, 2, false)
-            || naked_set(b, f, 3)
-            || fish(b, f, 3)
-            || hidden_set(b, f, 3, false)
-            || turbot(b, f)
+            || naked_set(b, f, 2, &mut u[2])
+            || fish(b, f, 2, &mut d[0])
+            || hidden_set(b, f, 2, false, &mut u[3])
+            || naked_set(b, f, 3, &mut u[4])
+            || fish(b, f, 3, &mut d[1])
+            || hidden_set(b, f, 3, false, &mut u[5])
+            || turbot(b, f, &mut d[2])
             || xy_wing(b, f)
             || xyz_wing(b, f)
             || uniq::loops(b, f)
-            || naked_set(b, f, 4)
-            || fish(b, f, 4)
-            || hidden_set(b, f, 4, false)
-            || three_links(b, f)
+            || naked_set(b, f, 4, &mut u[6])
+            || fish(b, f, 4, &mut d[3])
+            || hidden_set(b, f, 4, false, &mut u[7])
+            || three_links(b, f, &mut d[4])
             || wxyz_wing(b, f)
             || vwxyz_wing(b, f)
             || uniq::bug(b, f)
