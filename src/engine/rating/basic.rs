@@ -21,15 +21,16 @@ pub(crate) struct Memo {
     /// Hidden sets (direct pairs and triples, pairs, triples, quads), naked sets
     /// (pairs, triples, quads): [`Board::unit_stamp`]s.
     pub units: [[u64; 27]; 8],
-    /// Fish (2, 3, 4), turbot fish, three strong links: [`Board::digit_stamp`]s.
-    pub digits: [[u64; 9]; 5],
+    /// Fish (2, 3, 4), turbot fish, three strong links, locked candidates (direct,
+    /// not): [`Board::digit_stamp`]s.
+    pub digits: [[u64; 9]; 7],
 }
 
 impl Memo {
     pub fn new() -> Self {
         Memo {
             units: [[0; 27]; 8],
-            digits: [[0; 9]; 5],
+            digits: [[0; 9]; 7],
         }
     }
 }
@@ -114,10 +115,11 @@ fn single_after(b: &Board, d: usize, removed: u128) -> Option<usize> {
 /// rest of the line (2.6); claiming: confined to one box inside a line, leaves the
 /// rest of the box (2.8). `direct`: only when that leaves a hidden single of the
 /// digit, which is then the step (1.7 / 1.9).
-pub(crate) fn locking(b: &Board, f: &mut Found, direct: bool) -> bool {
+pub(crate) fn locking(b: &Board, f: &mut Found, direct: bool, memo: &mut [u64; 9]) -> bool {
+    let fresh = |d: usize| memo[d] != b.digit_stamp[d];
     // Pointing first (SE tries box → line before line → box).
     for bx in BOXES {
-        for d in 0..9 {
+        for d in (0..9).filter(|&d| fresh(d)) {
             let p = b.pos[d] & UNIT_MASK[bx];
             if p == 0 {
                 continue;
@@ -138,7 +140,7 @@ pub(crate) fn locking(b: &Board, f: &mut Found, direct: bool) -> bool {
         return true;
     }
     for line in ROWS.chain(COLS) {
-        for d in 0..9 {
+        for d in (0..9).filter(|&d| fresh(d)) {
             let p = b.pos[d] & UNIT_MASK[line];
             if p == 0 {
                 continue;
@@ -153,7 +155,11 @@ pub(crate) fn locking(b: &Board, f: &mut Found, direct: bool) -> bool {
             }
         }
     }
-    f.any()
+    let found = f.any();
+    if !found {
+        *memo = b.digit_stamp;
+    }
+    found
 }
 
 fn locking_hit(

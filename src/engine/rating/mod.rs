@@ -497,11 +497,11 @@ impl Rater {
         let (u, d) = (&mut self.memo.units, &mut self.memo.digits);
         full_house(b, f)
             || hidden_single(b, f)
-            || locking(b, f, true)
+            || locking(b, f, true, &mut d[5])
             || hidden_set(b, f, 2, true, &mut u[0])
             || naked_single(b, f)
             || hidden_set(b, f, 3, true, &mut u[1])
-            || locking(b, f, false)
+            || locking(b, f, false, &mut d[6])
             || naked_set(b, f, 2, &mut u[2])
             || fish(b, f, 2, &mut d[0])
             || hidden_set(b, f, 2, false, &mut u[3])
