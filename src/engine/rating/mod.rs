@@ -61,7 +61,7 @@ mod uniq;
 
 use crate::engine::grid::Cells;
 use crate::engine::solve::{solve, Verdict};
-use tables::{Bits, Cells128, CELL_UNITS, PEERS};
+use tables::{Bits, Cells128, PEERS, UNIT_BITS};
 
 /// The first sudoku-factory version whose rater gives this build's ratings. Bump it
 /// (with the crate version) whenever a change to the rater changes any rating:
@@ -233,6 +233,10 @@ pub(crate) struct Board {
     /// When the candidates of each unit's cells last changed.
     pub unit_stamp: [u64; 27],
     clock: u64,
+    /// Digits and units changed since the stamps were last brought up to date
+    /// ([`Board::stamp`]): `place` and `eliminate` only OR bits in.
+    dirty_digits: u16,
+    dirty_units: u32,
 }
 
 impl Board {
@@ -245,6 +249,8 @@ impl Board {
             digit_stamp: [0; 9],
             unit_stamp: [0; 27],
             clock: 0,
+            dirty_digits: 0,
+            dirty_units: 0,
         }
     }
 
@@ -254,9 +260,8 @@ impl Board {
         self.cand = [0x1ff; 81];
         self.pos = [all; 9];
         self.empty = all;
-        self.clock += 1;
-        self.digit_stamp = [self.clock; 9];
-        self.unit_stamp = [self.clock; 27];
+        self.dirty_digits = 0x1ff;
+        self.dirty_units = (1 << 27) - 1;
         for (c, &v) in cells.iter().enumerate() {
             if v != 0 {
                 self.place(c, v as usize - 1);
@@ -266,37 +271,45 @@ impl Board {
 
     /// Sets digit `d` (0-based) in `cell` and removes it from the peers.
     pub fn place(&mut self, cell: usize, d: usize) {
-        self.clock += 1;
-        let now = self.clock;
         self.value[cell] = d as u8 + 1;
         let bit = 1u128 << cell;
         for e in Bits(self.cand[cell] as u32) {
             self.pos[e] &= !bit;
-            self.digit_stamp[e] = now;
         }
-        self.digit_stamp[d] = now;
+        self.dirty_digits |= self.cand[cell] | 1 << d;
         self.cand[cell] = 0;
         self.empty &= !bit;
-        for &u in &CELL_UNITS[cell] {
-            self.unit_stamp[u as usize] = now;
-        }
+        let mut units = UNIT_BITS[cell];
         for p in Cells128(PEERS[cell] & self.pos[d]) {
             self.cand[p] &= !(1 << d);
-            for &u in &CELL_UNITS[p] {
-                self.unit_stamp[u as usize] = now;
-            }
+            units |= UNIT_BITS[p];
         }
+        self.dirty_units |= units;
         self.pos[d] &= !PEERS[cell];
     }
 
     pub fn eliminate(&mut self, cell: usize, d: usize) {
-        self.clock += 1;
         self.cand[cell] &= !(1 << d);
         self.pos[d] &= !(1u128 << cell);
-        self.digit_stamp[d] = self.clock;
-        for &u in &CELL_UNITS[cell] {
-            self.unit_stamp[u as usize] = self.clock;
+        self.dirty_digits |= 1 << d;
+        self.dirty_units |= UNIT_BITS[cell];
+    }
+
+    /// Brings the change stamps up to date: the digits and units changed since the
+    /// last call get the next tick of the clock.
+    fn stamp(&mut self) {
+        if self.dirty_digits == 0 && self.dirty_units == 0 {
+            return;
         }
+        self.clock += 1;
+        for d in Bits(self.dirty_digits as u32) {
+            self.digit_stamp[d] = self.clock;
+        }
+        for u in Bits(self.dirty_units) {
+            self.unit_stamp[u] = self.clock;
+        }
+        self.dirty_digits = 0;
+        self.dirty_units = 0;
     }
 
     #[inline]
@@ -492,6 +505,7 @@ impl Rater {
     /// Runs the finders in SE's order; true when one made progress.
     fn find(&mut self) -> bool {
         use basic::*;
+        self.board.stamp();
         let b = &self.board;
         let f = &mut self.found;
         let (u, d) = (&mut self.memo.units, &mut self.memo.digits);

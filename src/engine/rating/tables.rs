@@ -14,6 +14,8 @@ pub(crate) static UNIT_MASK: [u128; 27] = build_unit_mask();
 pub(crate) static CELL_UNITS: [[u8; 3]; 81] = build_cell_units();
 /// The 20 peers of each cell as a mask (the cell itself excluded).
 pub(crate) static PEERS: [u128; 81] = build_peers();
+/// The three units of each cell as a 27-bit mask (bit `u` for unit `u`).
+pub(crate) static UNIT_BITS: [u32; 81] = build_unit_bits();
 
 /// The row units, the column units, the box units.
 pub(crate) const ROWS: core::ops::Range<usize> = 0..9;
@@ -60,6 +62,17 @@ const fn build_cell_units() -> [[u8; 3]; 81] {
     let mut c = 0;
     while c < 81 {
         t[c] = [(c / 9) as u8, (9 + c % 9) as u8, (18 + box_of(c)) as u8];
+        c += 1;
+    }
+    t
+}
+
+const fn build_unit_bits() -> [u32; 81] {
+    let units = build_cell_units();
+    let mut t = [0u32; 81];
+    let mut c = 0;
+    while c < 81 {
+        t[c] = 1 << units[c][0] | 1 << units[c][1] | 1 << units[c][2];
         c += 1;
     }
     t
@@ -171,7 +184,9 @@ mod tests {
             assert_eq!(PEERS[c].count_ones(), 20);
             for &u in &CELL_UNITS[c] {
                 assert!(UNIT_MASK[u as usize] >> c & 1 == 1);
+                assert!(UNIT_BITS[c] >> u & 1 == 1);
             }
+            assert_eq!(UNIT_BITS[c].count_ones(), 3);
         }
         for m in UNIT_MASK {
             assert_eq!(m.count_ones(), 9);
