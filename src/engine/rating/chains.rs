@@ -116,15 +116,19 @@ struct Work {
 struct Strong {
     to: [[(u16, u16); 4]; 729],
     len: [u8; 729],
+    /// The bivalue cells.
+    bivalue: u128,
 }
 
 impl Strong {
     fn compute(&mut self, b: &Board) {
+        self.bivalue = 0;
         for c in Cells128(b.empty) {
             for d in Bits(b.cand[c] as u32) {
                 let n = 9 * c + d;
                 let mut k = 0;
                 if b.cand[c].two() {
+                    self.bivalue |= 1 << c;
                     let e = (b.cand[c] & !(1 << d)).trailing_zeros() as usize;
                     self.to[n][k] = ((9 * c + e) as u16, CAUSE_CELL + c as u16);
                     k += 1;
@@ -196,6 +200,7 @@ impl Chains {
                 strong: Strong {
                     to: [[(0, 0); 4]; 729],
                     len: [0; 729],
+                    bivalue: 0,
                 },
             }),
         }
@@ -859,7 +864,14 @@ fn propagate(
                     mark!(9 * c + e2, false, n as u16);
                 }
             }
-            for q in Cells128(PEERS[c] & b.pos[d]) {
+            // Y-chains continue only through bivalue cells, and nothing reads
+            // their other off nodes (cycles walk the on nodes' parents).
+            let through = if mode == Mode::StaticY {
+                w.strong.bivalue
+            } else {
+                !0
+            };
+            for q in Cells128(PEERS[c] & b.pos[d] & through) {
                 mark!(9 * q + d, false, n as u16);
             }
         } else if !dynamic {
