@@ -118,11 +118,14 @@ struct Strong {
     len: [u8; 729],
     /// The bivalue cells.
     bivalue: u128,
+    /// Per digit, the cells whose node has a strong link.
+    linked: [u128; 9],
 }
 
 impl Strong {
     fn compute(&mut self, b: &Board) {
         self.bivalue = 0;
+        self.linked = [0; 9];
         for c in Cells128(b.empty) {
             for d in Bits(b.cand[c] as u32) {
                 let n = 9 * c + d;
@@ -142,6 +145,9 @@ impl Strong {
                     }
                 }
                 self.len[n] = k as u8;
+                if k != 0 {
+                    self.linked[d] |= 1 << c;
+                }
             }
         }
     }
@@ -201,6 +207,7 @@ impl Chains {
                     to: [[(0, 0); 4]; 729],
                     len: [0; 729],
                     bivalue: 0,
+                    linked: [0; 9],
                 },
             }),
         }
@@ -864,12 +871,13 @@ fn propagate(
                     mark!(9 * c + e2, false, n as u16);
                 }
             }
-            // Y-chains continue only through bivalue cells, and nothing reads
-            // their other off nodes (cycles walk the on nodes' parents).
-            let through = if mode == Mode::StaticY {
-                w.strong.bivalue
-            } else {
-                !0
+            // A cycle search reads only the on nodes and their parents, never
+            // the off set: it marks only the off nodes a chain continues through
+            // (on bivalue cells for Y-cycles, with a strong link for mixed ones).
+            let through = match (mode, until) {
+                (Mode::StaticY, _) => w.strong.bivalue,
+                (_, Until::Depth(_)) => w.strong.linked[d],
+                _ => !0,
             };
             for q in Cells128(PEERS[c] & b.pos[d] & through) {
                 mark!(9 * q + d, false, n as u16);
