@@ -713,7 +713,9 @@ impl Reach {
             for (w, &word) in self.succ[v].iter().enumerate() {
                 for bit in Bits64(word) {
                     let x = 64 * w + bit;
-                    if !get(&members, x) {
+                    // A node already in the set came with its own reach (every
+                    // reach set holds its node): members, or reached by another.
+                    if !get(&all, x) {
                         for (a, r) in all.iter_mut().zip(&self.reach[x]) {
                             *a |= r;
                         }
