@@ -361,10 +361,7 @@ pub(crate) fn fish(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 9]) -> b
         3 => (Technique::Swordfish, 38),
         _ => (Technique::Jellyfish, 52),
     };
-    for d in 0..9 {
-        if memo[d] == b.digit_stamp[d] {
-            continue;
-        }
+    for d in (0..9).filter(|&d| memo[d] != b.digit_stamp[d]) {
         for (base, cover) in [(ROWS, COLS), (COLS, ROWS)] {
             let mut lines = [0usize; 9];
             let mut sets = [0u16; 9];
@@ -644,10 +641,7 @@ pub(crate) fn three_links(b: &Board, f: &mut Found, memo: &mut [u64; 9]) -> bool
         used: 0,
         best: u8::MAX,
     };
-    for d in 0..9 {
-        if memo[d] == b.digit_stamp[d] {
-            continue;
-        }
+    for d in (0..9).filter(|&d| memo[d] != b.digit_stamp[d]) {
         search.d = d;
         search.n_links = 0;
         search.starts = 0;
