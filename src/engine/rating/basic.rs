@@ -17,6 +17,7 @@ use super::{Board, Found, Technique};
 /// since holds the same candidates (places), so the finder, whose result there
 /// depends on nothing else, would again find nothing, and skips it. The finders
 /// record the stamps only when they return false (nothing anywhere).
+#[derive(Default)]
 pub(crate) struct Memo {
     /// Hidden sets (direct pairs and triples, pairs, triples, quads), naked sets
     /// (pairs, triples, quads): [`Board::unit_stamp`]s.
@@ -26,13 +27,12 @@ pub(crate) struct Memo {
     pub digits: [[u64; 9]; 7],
 }
 
-impl Memo {
-    pub fn new() -> Self {
-        Memo {
-            units: [[0; 27]; 8],
-            digits: [[0; 9]; 7],
-        }
+/// A finder's return: when it found nothing, records the board's stamps in its memo.
+fn remember<const N: usize>(found: bool, memo: &mut [u64; N], stamps: &[u64; N]) -> bool {
+    if !found {
+        *memo = *stamps;
     }
+    found
 }
 
 /// Units in SE's order: boxes, rows, columns.
@@ -155,11 +155,7 @@ pub(crate) fn locking(b: &Board, f: &mut Found, direct: bool, memo: &mut [u64; 9
             }
         }
     }
-    let found = f.any();
-    if !found {
-        *memo = b.digit_stamp;
-    }
-    found
+    remember(f.any(), memo, &b.digit_stamp)
 }
 
 fn locking_hit(
@@ -261,11 +257,7 @@ pub(crate) fn naked_set(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 27]
         });
         debug_assert!(!hit);
     }
-    let found = f.elim(t, r);
-    if !found {
-        *memo = b.unit_stamp;
-    }
-    found
+    remember(f.elim(t, r), memo, &b.unit_stamp)
 }
 
 /// Hidden pair, triple, quad: `n` digits that in a unit fit in `n` cells; the other
@@ -314,7 +306,7 @@ pub(crate) fn hidden_set(
                 cells |= b.pos[digits[i]] & um;
                 set |= 1 << digits[i];
             }
-            if !cells.at_most(n as u32) || cells.at_most(n as u32 - 1) {
+            if !cells.exactly(n as u32) {
                 return false;
             }
             if direct {
@@ -346,11 +338,7 @@ pub(crate) fn hidden_set(
     }
     f.technique = t;
     f.rating = r;
-    let found = f.any();
-    if !found {
-        *memo = b.unit_stamp;
-    }
-    found
+    remember(f.any(), memo, &b.unit_stamp)
 }
 
 /// Basic fish of size `n` (X-wing 3.2, swordfish 3.8, jellyfish 5.2): `n` base lines
@@ -406,11 +394,7 @@ pub(crate) fn fish(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 9]) -> b
             debug_assert!(!hit);
         }
     }
-    let found = f.elim(t, r);
-    if !found {
-        *memo = b.digit_stamp;
-    }
-    found
+    remember(f.elim(t, r), memo, &b.digit_stamp)
 }
 
 /// XY-wing (4.2): a bivalue pivot {x,y} seeing bivalue pincers {x,z} and {y,z}; z
@@ -562,11 +546,7 @@ pub(crate) fn turbot(b: &Board, f: &mut Found, memo: &mut [u64; 9]) -> bool {
     for d in (0..9).filter(|&d| fresh(d)) {
         empty_rectangle(b, f, d);
     }
-    let found = f.elim(Technique::EmptyRectangle, 43);
-    if !found {
-        *memo = b.digit_stamp;
-    }
-    found
+    remember(f.elim(Technique::EmptyRectangle, 43), memo, &b.digit_stamp)
 }
 
 /// Empty rectangles of digit `d`: a box whose places of `d` lie on its row `r` and
@@ -669,11 +649,11 @@ pub(crate) fn three_links(b: &Board, f: &mut Found, memo: &mut [u64; 9]) -> bool
             }
         }
     }
-    let found = search.best != u8::MAX && f.elim(Technique::ThreeLinks, search.best);
-    if !found {
-        *memo = b.digit_stamp;
-    }
-    found
+    remember(
+        search.best != u8::MAX && f.elim(Technique::ThreeLinks, search.best),
+        memo,
+        &b.digit_stamp,
+    )
 }
 
 /// Strong links in a [`three_links`] chain.

@@ -394,7 +394,7 @@ impl Rater {
                 elims: Vec::with_capacity(729),
                 cells: Vec::with_capacity(81),
             },
-            memo: basic::Memo::new(),
+            memo: basic::Memo::default(),
             chains: chains::Chains::new(),
         }
     }

@@ -142,6 +142,10 @@ pub(crate) trait FewBits: Copy {
     fn several(self) -> bool;
     /// At most `n` bits set.
     fn at_most(self, n: u32) -> bool;
+    /// Exactly `n` bits set (`n` ≥ 1).
+    fn exactly(self, n: u32) -> bool {
+        self.at_most(n) && !self.at_most(n - 1)
+    }
 }
 
 macro_rules! few_bits {
@@ -215,6 +219,9 @@ mod tests {
                 assert_eq!(v.several(), n >= 2, "{v:#x}");
                 for k in 0..6 {
                     assert_eq!(v.at_most(k), n <= k, "{v:#x} {k}");
+                    if k > 0 {
+                        assert_eq!(v.exactly(k), n == k, "{v:#x} {k}");
+                    }
                 }
             }
             let (h, l) = (w as u16, w as u32);
