@@ -890,11 +890,8 @@ fn propagate(
         } else if !dynamic {
             let (links, k) = (w.strong.to[n], w.strong.len[n] as usize);
             for &(on, cause) in &links[..k] {
-                if if cause >= CAUSE_UNIT {
-                    units_link
-                } else {
-                    cells_link
-                } {
+                let by_unit = cause >= CAUSE_UNIT;
+                if by_unit && units_link || !by_unit && cells_link {
                     mark!(on as usize, true, cause);
                 }
             }
