@@ -17,11 +17,16 @@ use super::{Board, Found, Technique};
 /// since holds the same candidates (places), so the finder, whose result there
 /// depends on nothing else, would again find nothing, and skips it. The finders
 /// record the stamps only when they return false (nothing anywhere).
+///
+/// The wings memoise per pivot: a pivot whose three units have not changed has the
+/// same candidates in itself and every cell it sees, so the same patterns, and a
+/// pattern's eliminations (places of its digit z) can only have shrunk since it
+/// had none.
 #[derive(Default)]
 pub(crate) struct Memo {
     /// Hidden sets (direct pairs and triples, pairs, triples, quads), naked sets
-    /// (pairs, triples, quads): [`Board::unit_stamp`]s.
-    pub units: [[u64; 27]; 8],
+    /// (pairs, triples, quads), XY-, XYZ- and WXYZ-wings: [`Board::unit_stamp`]s.
+    pub units: [[u64; 27]; 11],
     /// Fish (2, 3, 4), turbot fish, three strong links, locked candidates (direct,
     /// not): [`Board::digit_stamp`]s.
     pub digits: [[u64; 9]; 7],
@@ -33,6 +38,14 @@ fn remember<const N: usize>(found: bool, memo: &mut [u64; N], stamps: &[u64; N])
         *memo = *stamps;
     }
     found
+}
+
+/// Whether the units of `cell` are unchanged since `memo` was recorded: its
+/// candidates and those of every cell it sees are the same.
+fn unchanged_around(cell: usize, memo: &[u64; 27], b: &Board) -> bool {
+    CELL_UNITS[cell]
+        .iter()
+        .all(|&u| memo[u as usize] == b.unit_stamp[u as usize])
 }
 
 /// Units in SE's order: boxes, rows, columns.
@@ -399,9 +412,9 @@ pub(crate) fn fish(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 9]) -> b
 
 /// XY-wing (4.2): a bivalue pivot {x,y} seeing bivalue pincers {x,z} and {y,z}; z
 /// leaves every cell seeing both pincers.
-pub(crate) fn xy_wing(b: &Board, f: &mut Found) -> bool {
+pub(crate) fn xy_wing(b: &Board, f: &mut Found, memo: &mut [u64; 27]) -> bool {
     let bivalue = bivalue_cells(b);
-    for pivot in Cells128(bivalue) {
+    for pivot in Cells128(bivalue).filter(|&c| !unchanged_around(c, memo, b)) {
         let pc = b.cand[pivot];
         let wings = bivalue & PEERS[pivot];
         for a in Cells128(wings) {
@@ -426,14 +439,14 @@ pub(crate) fn xy_wing(b: &Board, f: &mut Found) -> bool {
             }
         }
     }
-    f.elim(Technique::XyWing, 42)
+    remember(f.elim(Technique::XyWing, 42), memo, &b.unit_stamp)
 }
 
 /// XYZ-wing (4.4): a pivot {x,y,z} seeing bivalue pincers {x,z} and {y,z}; z leaves
 /// every cell seeing all three.
-pub(crate) fn xyz_wing(b: &Board, f: &mut Found) -> bool {
+pub(crate) fn xyz_wing(b: &Board, f: &mut Found, memo: &mut [u64; 27]) -> bool {
     let bivalue = bivalue_cells(b);
-    for pivot in Cells128(b.empty) {
+    for pivot in Cells128(b.empty).filter(|&c| !unchanged_around(c, memo, b)) {
         let pc = b.cand[pivot];
         if pc.count_ones() != 3 {
             continue;
@@ -459,7 +472,7 @@ pub(crate) fn xyz_wing(b: &Board, f: &mut Found) -> bool {
             }
         }
     }
-    f.elim(Technique::XyzWing, 44)
+    remember(f.elim(Technique::XyzWing, 44), memo, &b.unit_stamp)
 }
 
 /// The empty cells with exactly two candidates.
@@ -745,9 +758,13 @@ impl LinkSearch<'_> {
 /// one of them can be false in the pattern, so z is true in one of its cells there
 /// and leaves every cell seeing all of them. SE rates it 5.5, plus 0.1 when the
 /// largest candidate count in the pattern is 3.
-pub(crate) fn wxyz_wing(b: &Board, f: &mut Found) -> bool {
-    let best = wing(b, f, 4, 55);
-    best != u8::MAX && f.elim(Technique::WxyzWing, best)
+pub(crate) fn wxyz_wing(b: &Board, f: &mut Found, memo: &mut [u64; 27]) -> bool {
+    let best = wing(b, f, 4, 55, memo);
+    remember(
+        best != u8::MAX && f.elim(Technique::WxyzWing, best),
+        memo,
+        &b.unit_stamp,
+    )
 }
 
 /// VWXYZ-wing (Sukaku Explainer, 6.2–6.4, tried after the WXYZ-wing): the same
@@ -832,10 +849,10 @@ pub(crate) fn vwxyz_wing(b: &Board, f: &mut Found) -> bool {
 /// lowest rating and returns that rating (`u8::MAX`: none). SE's rating is `base`
 /// plus (size − m) − |m − largest candidate count|, m = (size + 2) / 2: the middle
 /// candidate count is the hardest.
-fn wing(b: &Board, f: &mut Found, size: u32, base: u8) -> u8 {
+fn wing(b: &Board, f: &mut Found, size: u32, base: u8, memo: &[u64; 27]) -> u8 {
     let mut best = u8::MAX;
     let mut cells = [0usize; 5];
-    for pivot in Cells128(b.empty) {
+    for pivot in Cells128(b.empty).filter(|&c| !unchanged_around(c, memo, b)) {
         let pc = b.cand[pivot];
         if !(2..=size).contains(&pc.count_ones()) {
             continue;
