@@ -266,3 +266,48 @@ fn technique_names_round_trip_and_all_lists_every_technique_once() {
         assert_eq!(Rating::parse(bad.0, bad.1), None, "{bad:?}");
     }
 }
+
+/// The finders' memo (units, digits and wing pivots skipped while unchanged since the
+/// finder last found nothing) changes no step: the rater, memo carried across steps
+/// and puzzles, takes the path of one that forgets it before every step.
+#[test]
+fn the_memo_changes_no_step() {
+    let qqwing = include_str!("../../../data/qqwing-10k.txt");
+    let puzzles = BY_TECHNIQUE
+        .iter()
+        .map(|&(p, _, _)| p)
+        .chain(qqwing.lines().step_by(100));
+    let (mut rater, mut forgetful) = (Rater::new(), Rater::new());
+    let mut steps = Vec::new();
+    let mut compared = 0;
+    for p in puzzles {
+        let p = cells(p.trim());
+        steps.clear();
+        rater.rate_with_steps(&p, &mut steps).expect("valid");
+        let Verdict::Unique(solution) = solve(&p) else {
+            panic!("the test puzzle is unique")
+        };
+        let r = &mut forgetful;
+        r.board.load(&p);
+        for (i, step) in steps.iter().enumerate() {
+            r.memo = basic::Memo::default();
+            r.found.clear();
+            if !r.find() {
+                r.fallback(&solution);
+            }
+            assert!(r.apply(&solution), "step {i} made no progress");
+            let f = &r.found;
+            let plus_one = |v: &[(u8, u8)]| v.iter().map(|&(c, d)| (c, d + 1)).collect::<Vec<_>>();
+            assert_eq!(
+                (f.technique, f.rating, &f.cells),
+                (step.technique, step.rating, &step.cells),
+                "step {i}"
+            );
+            assert_eq!(plus_one(&f.placements), step.placements, "step {i}");
+            assert_eq!(plus_one(&f.elims), step.eliminations, "step {i}");
+            compared += 1;
+        }
+        assert_eq!(r.board.empty, 0, "the paths have the same length");
+    }
+    assert!(compared > 1000, "only {compared} steps compared");
+}
