@@ -10,7 +10,8 @@
 # Goals (issue #14): sqlite >= 0.3x the limit, jsonl >= 0.7x, peak RSS <= 64 MiB.
 # Each figure is the best of RUNS runs (default 3): on a shared machine the best run
 # is the one least disturbed by other work. An export's time includes its fsync of
-# FILE before the rename (durability the limit, which writes nothing, does not pay).
+# FILE before the rename (durability the limit, which writes nothing, does not pay);
+# the same two exports into /dev/shm follow, without the disk.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
