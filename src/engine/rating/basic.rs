@@ -40,12 +40,19 @@ fn remember<const N: usize>(found: bool, memo: &mut [u64; N], stamps: &[u64; N])
     found
 }
 
+/// Whether unit or digit `i` changed since `memo` was recorded ([`remember`]).
+#[inline]
+fn changed<const N: usize>(memo: &[u64; N], stamps: &[u64; N], i: usize) -> bool {
+    memo[i] != stamps[i]
+}
+
 /// Whether the units of `cell` are unchanged since `memo` was recorded: its
 /// candidates and those of every cell it sees are the same.
 fn unchanged_around(cell: usize, memo: &[u64; 27], b: &Board) -> bool {
-    CELL_UNITS[cell]
+    let units = CELL_UNITS[cell];
+    !units
         .iter()
-        .all(|&u| memo[u as usize] == b.unit_stamp[u as usize])
+        .any(|&u| changed(memo, &b.unit_stamp, u as usize))
 }
 
 /// Units in SE's order: boxes, rows, columns.
@@ -129,7 +136,7 @@ fn single_after(b: &Board, d: usize, removed: u128) -> Option<usize> {
 /// rest of the box (2.8). `direct`: only when that leaves a hidden single of the
 /// digit, which is then the step (1.7 / 1.9).
 pub(crate) fn locking(b: &Board, f: &mut Found, direct: bool, memo: &mut [u64; 9]) -> bool {
-    let fresh = |d: usize| memo[d] != b.digit_stamp[d];
+    let fresh = |d: usize| changed(memo, &b.digit_stamp, d);
     // Pointing first (SE tries box → line before line → box).
     for bx in BOXES {
         for d in (0..9).filter(|&d| fresh(d)) {
@@ -233,7 +240,7 @@ pub(crate) fn naked_set(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 27]
         _ => (Technique::NakedQuad, 50),
     };
     for u in units_se_order() {
-        if memo[u] == b.unit_stamp[u] {
+        if !changed(memo, &b.unit_stamp, u) {
             continue;
         }
         let mut cells = [0usize; 9];
@@ -292,7 +299,7 @@ pub(crate) fn hidden_set(
         _ => (Technique::HiddenQuad, 54),
     };
     for u in units_se_order() {
-        if memo[u] == b.unit_stamp[u] {
+        if !changed(memo, &b.unit_stamp, u) {
             continue;
         }
         let um = UNIT_MASK[u];
@@ -362,7 +369,7 @@ pub(crate) fn fish(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 9]) -> b
         3 => (Technique::Swordfish, 38),
         _ => (Technique::Jellyfish, 52),
     };
-    for d in (0..9).filter(|&d| memo[d] != b.digit_stamp[d]) {
+    for d in (0..9).filter(|&d| changed(memo, &b.digit_stamp, d)) {
         for (base, cover) in [(ROWS, COLS), (COLS, ROWS)] {
             let mut lines = [0usize; 9];
             let mut sets = [0u16; 9];
@@ -498,7 +505,7 @@ pub(crate) fn turbot(b: &Board, f: &mut Found, memo: &mut [u64; 9]) -> bool {
     // The strong links of each digit: (unit kind 0 row / 1 col / 2 box, end, end).
     let mut all_links = [[(0usize, 0usize, 0usize); 27]; 9];
     let mut counts = [0usize; 9];
-    let fresh = |d: usize| memo[d] != b.digit_stamp[d];
+    let fresh = |d: usize| changed(memo, &b.digit_stamp, d);
     for d in (0..9).filter(|&d| fresh(d)) {
         for (u, &um) in UNIT_MASK.iter().enumerate() {
             let p = b.pos[d] & um;
@@ -634,7 +641,7 @@ pub(crate) fn three_links(b: &Board, f: &mut Found, memo: &mut [u64; 9]) -> bool
         used: 0,
         best: u8::MAX,
     };
-    for d in (0..9).filter(|&d| memo[d] != b.digit_stamp[d]) {
+    for d in (0..9).filter(|&d| changed(memo, &b.digit_stamp, d)) {
         search.d = d;
         search.n_links = 0;
         search.starts = 0;
