@@ -57,6 +57,15 @@ const ON: u16 = 1 << 15;
 
 type Set729 = [u64; 12];
 
+/// A set of nodes by digit: node `9 * c + d` is bit `c` of `[d]`, so that a
+/// propagation marks a digit's places among a cell's peers in one operation.
+type Nodes = [u128; 9];
+
+#[inline]
+fn has(s: &Nodes, n: usize) -> bool {
+    s[n % 9] >> (n / 9) & 1 != 0
+}
+
 #[inline]
 fn get(s: &Set729, n: usize) -> bool {
     s[n >> 6] >> (n & 63) & 1 != 0
@@ -80,8 +89,8 @@ enum Mode {
 /// The outcome of assuming one node.
 #[derive(Clone)]
 struct Prop {
-    on: Set729,
-    off: Set729,
+    on: Nodes,
+    off: Nodes,
     par_on: [u16; 729],
     par_off: [u16; 729],
     /// A node found both on and off, or [`NONE`].
@@ -91,8 +100,8 @@ struct Prop {
 impl Prop {
     fn new() -> Self {
         Prop {
-            on: [0; 12],
-            off: [0; 12],
+            on: [0; 9],
+            off: [0; 9],
             par_on: [START; 729],
             par_off: [START; 729],
             contra: NONE,
@@ -263,7 +272,7 @@ impl Chains {
                 for (mode, base) in [(Mode::Static, 70), (Mode::StaticX, 66)] {
                     let p = &mut self.from_on[n];
                     propagate(b, p, &mut self.work, n, true, mode, Until::Refuted);
-                    if !get(&p.off, n) {
+                    if !has(&p.off, n) {
                         break;
                     }
                     let (len, _, y_only) = ancestors(b, p, &mut self.work, &[(n, false)]);
@@ -383,7 +392,7 @@ impl Chains {
                     // (through the path the breadth-first search found to it).
                     let ties = &mut self.ties;
                     let mut close = |w: usize| {
-                        if w == s || !get(&p.on, w) {
+                        if w == s || !has(&p.on, w) {
                             return;
                         }
                         let Some(len) = cycle_len(b, p, s, w, f) else {
@@ -563,14 +572,24 @@ impl Chains {
                 &from_off[branches[i]]
             }
         };
-        let mut common_on = prop(0).on;
-        let mut common_off = prop(0).off;
+        let (mut on, mut off) = (prop(0).on, prop(0).off);
         for i in 1..branches.len() {
-            for k in 0..12 {
-                common_on[k] &= prop(i).on[k];
-                common_off[k] &= prop(i).off[k];
+            for d in 0..9 {
+                on[d] &= prop(i).on[d];
+                off[d] &= prop(i).off[d];
             }
         }
+        // In node order, as the conclusions are applied and printed.
+        let by_node = |nodes: &Nodes| {
+            let mut s: Set729 = [0; 12];
+            for (d, &cells) in nodes.iter().enumerate() {
+                for c in Cells128(cells) {
+                    set(&mut s, 9 * c + d);
+                }
+            }
+            s
+        };
+        let (common_on, common_off) = (by_node(&on), by_node(&off));
         let w = &mut *self.work;
         let ties = &mut self.ties;
         for (set_, place) in [(&common_on, true), (&common_off, false)] {
@@ -815,8 +834,8 @@ fn propagate(
     mode: Mode,
     until: Until,
 ) {
-    p.on = [0; 12];
-    p.off = [0; 12];
+    p.on = [0; 9];
+    p.off = [0; 9];
     p.contra = NONE;
     let dynamic = matches!(mode, Mode::Nishio | Mode::Dynamic);
     let cells_link = !matches!(mode, Mode::Nishio | Mode::StaticX);
@@ -826,19 +845,21 @@ fn propagate(
         w.pos = b.pos;
     }
     let mut tail = 0usize;
-    // Marks a node and queues it; records a clash as the contradiction.
+    // Marks node (c, d) and queues it; records a clash as the contradiction.
     macro_rules! mark {
-        ($node:expr, $on:expr, $parent:expr) => {{
-            let node: usize = $node;
+        ($c:expr, $d:expr, $on:expr, $parent:expr) => {{
+            let (c, d): (usize, usize) = ($c, $d);
+            let node = 9 * c + d;
             let (mine, other, par) = if $on {
                 (&mut p.on, &p.off, &mut p.par_on)
             } else {
                 (&mut p.off, &p.on, &mut p.par_off)
             };
-            if !get(mine, node) {
-                set(mine, node);
+            let bit = 1u128 << c;
+            if mine[d] & bit == 0 {
+                mine[d] |= bit;
                 par[node] = $parent;
-                if get(other, node) && p.contra == NONE {
+                if other[d] & bit != 0 && p.contra == NONE {
                     p.contra = node as u16;
                 }
                 // A static off node without strong links implies nothing.
@@ -849,7 +870,7 @@ fn propagate(
             }
         }};
     }
-    mark!(start, start_on, START);
+    mark!(start / 9, start % 9, start_on, START);
     let mut head = 0;
     // Breadth first: the queue holds one depth after another.
     let (mut depth, mut depth_end) = (0, tail);
@@ -860,7 +881,7 @@ fn propagate(
         }
         let done = match until {
             Until::Contradiction => p.contra != NONE,
-            Until::Refuted => p.contra != NONE && get(if start_on { &p.off } else { &p.on }, start),
+            Until::Refuted => p.contra != NONE && has(if start_on { &p.off } else { &p.on }, start),
             Until::Depth(max) => depth >= max,
         };
         if done {
@@ -873,7 +894,7 @@ fn propagate(
         if e & ON != 0 {
             if cells_link {
                 for e2 in Bits((b.cand[c] & !(1 << d)) as u32) {
-                    mark!(9 * c + e2, false, n as u16);
+                    mark!(c, e2, false, n as u16);
                 }
             }
             // A cycle search reads only the on nodes and their parents, never
@@ -884,15 +905,36 @@ fn propagate(
                 (_, Until::Depth(_)) => w.strong.linked[d],
                 _ => !0,
             };
-            for q in Cells128(PEERS[c] & b.pos[d] & through) {
-                mark!(9 * q + d, false, n as u16);
+            // The digit's places among the cell's peers, marked at once (in cell
+            // order, as one by one: the same queue, the same first clash).
+            let new = PEERS[c] & b.pos[d] & through & !p.off[d];
+            if new != 0 {
+                p.off[d] |= new;
+                let clash = new & p.on[d];
+                if clash != 0 && p.contra == NONE {
+                    p.contra = (9 * clash.trailing_zeros() as usize + d) as u16;
+                }
+                // A static off node without strong links implies nothing.
+                let queued = if dynamic {
+                    new
+                } else {
+                    new & w.strong.linked[d]
+                };
+                for q in Cells128(new) {
+                    p.par_off[9 * q + d] = n as u16;
+                }
+                for q in Cells128(queued) {
+                    w.queue[tail] = (9 * q + d) as u16;
+                    tail += 1;
+                }
             }
         } else if !dynamic {
             let (links, k) = (w.strong.to[n], w.strong.len[n] as usize);
             for &(on, cause) in &links[..k] {
                 let by_unit = cause >= CAUSE_UNIT;
                 if by_unit && units_link || !by_unit && cells_link {
-                    mark!(on as usize, true, cause);
+                    let on = on as usize;
+                    mark!(on / 9, on % 9, true, cause);
                 }
             }
         } else {
@@ -901,11 +943,7 @@ fn propagate(
             if cells_link {
                 let r = w.cand[c];
                 if r.one() {
-                    mark!(
-                        9 * c + r.trailing_zeros() as usize,
-                        true,
-                        CAUSE_CELL + c as u16
-                    );
+                    mark!(c, r.trailing_zeros() as usize, true, CAUSE_CELL + c as u16);
                 }
             }
             for &u in &CELL_UNITS[c] {
@@ -914,11 +952,7 @@ fn propagate(
                 }
                 let r = w.pos[d] & UNIT_MASK[u as usize];
                 if r.one() {
-                    mark!(
-                        9 * r.trailing_zeros() as usize + d,
-                        true,
-                        CAUSE_UNIT + u as u16
-                    );
+                    mark!(r.trailing_zeros() as usize, d, true, CAUSE_UNIT + u as u16);
                 }
             }
         }
@@ -1110,12 +1144,12 @@ mod tests {
                             Mode::Static,
                             Until::Refuted,
                         );
-                        assert_eq!(reach.refutes(&board, n), get(&p.off, n), "{line} node {n}");
-                        refuted += usize::from(get(&p.off, n));
+                        assert_eq!(reach.refutes(&board, n), has(&p.off, n), "{line} node {n}");
+                        refuted += usize::from(has(&p.off, n));
                     }
                 }
                 let Some(n) =
-                    (0..729).find(|&n| board.has(n / 9, n % 9) && get(&chains.from_on[n].off, n))
+                    (0..729).find(|&n| board.has(n / 9, n % 9) && has(&chains.from_on[n].off, n))
                 else {
                     break;
                 };
