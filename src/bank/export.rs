@@ -203,14 +203,24 @@ impl Schema {
                 String::from_utf8_lossy(raw)
             )));
         }
-        let text = std::str::from_utf8(raw).map_err(|_| fail("not UTF-8".to_string()))?;
+        // Numbers are checked on the bytes (ASCII digits are UTF-8): two of a row's
+        // fields, parsed without a UTF-8 pass or the general float parser.
+        let lossy = || String::from_utf8_lossy(raw);
         match column.kind {
             Kind::Integer => {
-                let n = text
-                    .parse::<u64>()
-                    .ok()
-                    .and_then(|n| i64::try_from(n).ok())
-                    .ok_or_else(|| fail(format!("{text:?} is not a non-negative integer")))?;
+                // As `str::parse::<u64>`: digits, with an optional leading `+`.
+                let digits = raw.strip_prefix(b"+").unwrap_or(raw);
+                let n = (!digits.is_empty())
+                    .then(|| {
+                        digits.iter().try_fold(0i64, |n, &b| {
+                            let digit = b.wrapping_sub(b'0');
+                            (digit < 10)
+                                .then(|| n.checked_mul(10)?.checked_add(i64::from(digit)))
+                                .flatten()
+                        })
+                    })
+                    .flatten()
+                    .ok_or_else(|| fail(format!("{:?} is not a non-negative integer", lossy())))?;
                 match column.max {
                     Some(max) if n as u64 > max => Err(fail(format!("{n} is more than {max}"))),
                     _ => Ok(Field::Integer(n)),
@@ -220,15 +230,14 @@ impl Schema {
                 // The plain decimal grammar (digits without a leading zero, an
                 // optional fraction) is valid JSON as it is, so the text can be copied
                 // instead of reformatted.
-                let (int, frac) = text.split_once('.').unwrap_or((text, "0"));
-                let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-                let json = digits(int) && digits(frac) && (int == "0" || !int.starts_with('0'));
-                match text.parse::<f64>() {
-                    Ok(v) if json => Ok(Field::Real(v, raw)),
-                    _ => Err(fail(format!("{text:?} is not a decimal number"))),
-                }
+                plain_decimal(raw)
+                    .map(|v| Field::Real(v, raw))
+                    .ok_or_else(|| fail(format!("{:?} is not a decimal number", lossy())))
             }
-            Kind::Cells | Kind::Text => Ok(Field::Text(raw)),
+            Kind::Text => std::str::from_utf8(raw)
+                .map(|_| Field::Text(raw))
+                .map_err(|_| fail("not UTF-8".to_string())),
+            Kind::Cells => unreachable!("boards are checked above"),
         }
     }
 
@@ -326,6 +335,12 @@ impl Schema {
                 Field::Null => out.extend_from_slice(b"null"),
                 Field::Integer(n) => out.extend_from_slice(num.format(n).as_bytes()),
                 Field::Real(_, text) => out.extend_from_slice(text),
+                // Board characters need no escape (`Schema::field` checked them).
+                Field::Text(text) if self.columns[i].kind == Kind::Cells => {
+                    out.push(b'"');
+                    out.extend_from_slice(text);
+                    out.push(b'"');
+                }
                 Field::Text(text) => write_json_str(text, out),
             }
         }
@@ -364,6 +379,28 @@ impl Schema {
         }
         Ok(())
     }
+}
+
+/// The value of `raw` when it is a plain decimal (digits without a leading zero, an
+/// optional `.` and digits), else `None`. The value is `str::parse::<f64>`'s: up to
+/// 15 digits the digits and the power of ten are exact doubles and IEEE division
+/// rounds their quotient correctly, as the parser rounds the decimal; longer texts
+/// go to the parser.
+fn plain_decimal(raw: &[u8]) -> Option<f64> {
+    let (int, frac) = match raw.iter().position(|&b| b == b'.') {
+        Some(dot) => (&raw[..dot], &raw[dot + 1..]),
+        None => (raw, &b"0"[..]),
+    };
+    let digits = |s: &[u8]| !s.is_empty() && s.iter().all(u8::is_ascii_digit);
+    if !(digits(int) && digits(frac) && (int == b"0" || int[0] != b'0')) {
+        return None;
+    }
+    if int.len() + frac.len() <= 15 {
+        let whole = |s: &[u8]| s.iter().fold(0u64, |n, &b| 10 * n + u64::from(b - b'0'));
+        let scale = 10u64.pow(frac.len() as u32);
+        return Some((whole(int) * scale + whole(frac)) as f64 / scale as f64);
+    }
+    std::str::from_utf8(raw).ok()?.parse().ok()
 }
 
 /// A character of a board's text: `1`-`9`, a letter, `.` or `0`. Branch-free, so a
@@ -535,6 +572,32 @@ mod tests {
                 found: 2
             }
         );
+    }
+
+    proptest::proptest! {
+        /// The numbers read on the bytes are the standard parsers' values, and
+        /// accepted exactly where the grammar allows (any text, so most are refused).
+        #[test]
+        fn numbers_are_parsed_as_the_standard_parsers_do(
+            text in "[+0-9.]{0,24}|[0-9]{1,8}[.][0-9]{1,8}|[1-9][0-9]{10,20}[.][0-9]{0,9}",
+        ) {
+            proptest::prop_assume!(!text.is_empty(), "an empty field is null or an error");
+            let s = schema(&["rating"]);
+            let std_int = text
+                .parse::<u64>()
+                .ok()
+                .and_then(|n| i64::try_from(n).ok())
+                .filter(|&n| n <= 81);
+            let clues = record(&["1", PUZZLE, SOLUTION, &text, "hard", "", ""]);
+            proptest::prop_assert_eq!(s.field(&clues, 3).ok(), std_int.map(Field::Integer));
+            let (int, frac) = text.split_once('.').unwrap_or((&text, "0"));
+            let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+            let plain = digits(int) && digits(frac) && (int == "0" || !int.starts_with('0'));
+            let std_real = text.parse::<f64>().ok().filter(|_| plain);
+            let rating = record(&["1", PUZZLE, SOLUTION, "26", "hard", "", &text]);
+            let want = std_real.map(|v| Field::Real(v, text.as_bytes()));
+            proptest::prop_assert_eq!(s.field(&rating, 6).ok(), want);
+        }
     }
 
     #[test]
