@@ -8,7 +8,8 @@
 //! box hidden single (1.2) is preferred to a line one (1.5).
 
 use super::tables::{
-    Bits, Cells128, FewBits, BOXES, CELL_UNITS, COLS, PEERS, ROWS, UNIT_CELLS, UNIT_MASK,
+    digit_count, Bits, Cells128, FewBits, BOXES, CELL_UNITS, COLS, PEERS, ROWS, UNIT_CELLS,
+    UNIT_MASK,
 };
 use super::{Board, Found, Technique};
 
@@ -262,7 +263,7 @@ pub(crate) fn naked_set(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 27]
                 digits |= b.cand[cells[i]];
                 mask |= 1 << cells[i];
             }
-            if digits.count_ones() as usize != n {
+            if digit_count(digits) as usize != n {
                 return false;
             }
             let others = b.empty & UNIT_MASK[u] & !mask;
@@ -396,7 +397,7 @@ pub(crate) fn fish(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 9]) -> b
                     covers |= sets[i];
                     bases |= UNIT_MASK[lines[i]];
                 }
-                if covers.count_ones() as usize != n {
+                if digit_count(covers) as usize != n {
                     return false;
                 }
                 let mut cover_mask = 0u128;
@@ -455,7 +456,7 @@ pub(crate) fn xyz_wing(b: &Board, f: &mut Found, memo: &mut [u64; 27]) -> bool {
     let bivalue = bivalue_cells(b);
     for pivot in Cells128(b.empty).filter(|&c| !unchanged_around(c, memo, b)) {
         let pc = b.cand[pivot];
-        if pc.count_ones() != 3 {
+        if digit_count(pc) != 3 {
             continue;
         }
         let wings = bivalue & PEERS[pivot];
@@ -794,7 +795,7 @@ pub(crate) fn vwxyz_wing(b: &Board, f: &mut Found) -> bool {
         let mut cells = [0usize; 9];
         let mut k = 0;
         for c in Cells128(b.empty & UNIT_MASK[u]) {
-            if (2..=5).contains(&b.cand[c].count_ones()) {
+            if (2..=5).contains(&digit_count(b.cand[c])) {
                 cells[k] = c;
                 k += 1;
             }
@@ -806,7 +807,7 @@ pub(crate) fn vwxyz_wing(b: &Board, f: &mut Found) -> bool {
                 set |= 1 << cells[i];
                 biggest = biggest.max(b.cand[cells[i]].count_ones());
             }
-            if union.count_ones() != 5 {
+            if digit_count(union) != 5 {
                 return false;
             }
             // A cell of the unit sees the bivalue cell y (then it sees all four
@@ -861,14 +862,14 @@ fn wing(b: &Board, f: &mut Found, size: u32, base: u8, memo: &[u64; 27]) -> u8 {
     let mut cells = [0usize; 5];
     for pivot in Cells128(b.empty).filter(|&c| !unchanged_around(c, memo, b)) {
         let pc = b.cand[pivot];
-        if !(2..=size).contains(&pc.count_ones()) {
+        if !(2..=size).contains(&digit_count(pc)) {
             continue;
         }
         let mut wings = [0usize; 20];
         let mut n = 0;
         for c in Cells128(PEERS[pivot] & b.empty) {
-            let k = b.cand[c].count_ones();
-            if (2..=size).contains(&k) && (b.cand[c] | pc).count_ones() <= size {
+            let k = digit_count(b.cand[c]);
+            if (2..=size).contains(&k) && digit_count(b.cand[c] | pc) <= size {
                 wings[n] = c;
                 n += 1;
             }
@@ -911,7 +912,7 @@ impl WingSearch<'_> {
     /// z there.
     fn extend(&mut self, f: &mut Found, k: usize, from: usize, union: u16, loose: u16) {
         if k == self.size {
-            if union.count_ones() as usize == self.size && loose != 0 {
+            if digit_count(union) as usize == self.size && loose != 0 {
                 self.check(f, loose.trailing_zeros() as usize);
             }
             return;
@@ -924,7 +925,7 @@ impl WingSearch<'_> {
             let c = self.wings[i];
             let cand = self.b.cand[c];
             let u = union | cand;
-            if u.count_ones() as usize > self.size {
+            if digit_count(u) as usize > self.size {
                 continue;
             }
             let mut l = loose;
@@ -977,7 +978,7 @@ impl WingSearch<'_> {
         }
         let biggest = cells
             .iter()
-            .map(|&c| b.cand[c].count_ones() as i32)
+            .map(|&c| digit_count(b.cand[c]) as i32)
             .max()
             .unwrap_or(0);
         let size = self.size as i32;

@@ -178,6 +178,25 @@ macro_rules! few_bits {
 
 few_bits!(u16, u32, u128);
 
+/// Set bits of each 9-bit value: a digit set's size in one load, where `count_ones`
+/// is a dozen operations on the baseline target (see [`FewBits`]).
+const NINE_BIT_COUNTS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut i = 0;
+    while i < 512 {
+        t[i] = (i as u32).count_ones() as u8;
+        i += 1;
+    }
+    t
+};
+
+/// How many digits the candidate set `digits` (bits 0–8) holds.
+#[inline]
+pub(crate) fn digit_count(digits: u16) -> u32 {
+    debug_assert!(digits < 512, "a digit set has 9 bits");
+    u32::from(NINE_BIT_COUNTS[usize::from(digits) & 511])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -23,7 +23,7 @@
 //! BUG types 3 and 4 are not implemented; puzzles that need them are rated by a
 //! later technique.
 
-use super::tables::{Bits, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
+use super::tables::{digit_count, Bits, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
 use super::{Board, Found, Technique};
 
 /// Unique rectangles and loops, every type, in one pass: all the loops of every pair
@@ -173,7 +173,7 @@ impl LoopSearch<'_> {
                 };
                 // At most two cells with extra digits, unless all of them carry the
                 // same single one (type 2).
-                if more != 0 && n_extras > 2 && digits.count_ones() != 1 {
+                if more != 0 && n_extras > 2 && digit_count(digits) != 1 {
                     continue;
                 }
                 if !self.fits(next) {
@@ -222,7 +222,7 @@ impl LoopSearch<'_> {
             self.record(f, technique, base, &[(1 << ex[0], pair)]);
             return;
         }
-        if extra_digits.count_ones() == 1 {
+        if digit_count(extra_digits) == 1 {
             // Type 2: one of the extra cells is z, so z leaves their common peers.
             let mut targets = b.empty;
             for &c in &ex[..n] {
@@ -253,7 +253,7 @@ impl LoopSearch<'_> {
                     self.record(f, technique, base, &[(both, 1 << drop)]);
                 }
             }
-            if extra_digits.count_ones() >= 2 {
+            if digit_count(extra_digits) >= 2 {
                 self.type3(f, technique, base, u, x, y, extra_digits);
             }
         }
@@ -305,7 +305,7 @@ impl LoopSearch<'_> {
             | b.pos[15 - self.pair.leading_zeros() as usize])
             & unit
             & !(1u128 << y);
-        for degree in extra.count_ones()..=7 {
+        for degree in digit_count(extra)..=7 {
             let size = degree as usize;
             if 2 * degree <= n_empty && size - 1 <= n_others {
                 for pick in Subsets::new(n_others, size - 1) {
@@ -317,8 +317,8 @@ impl LoopSearch<'_> {
                             cells |= 1 << c;
                         }
                     }
-                    if (digits | extra).count_ones() == degree
-                        && (digits | common).count_ones() == degree
+                    if digit_count(digits | extra) == degree
+                        && digit_count(digits | common) == degree
                     {
                         let rest_of_unit = empty & !xy & !cells;
                         self.record(
@@ -436,7 +436,7 @@ pub(crate) fn bug(b: &Board, f: &mut Found) -> bool {
     let mut options = [0u16; 8];
     let mut n = 0;
     for c in Cells128(b.empty) {
-        let k = b.cand[c].count_ones();
+        let k = digit_count(b.cand[c]);
         if k == 2 {
             continue;
         }
