@@ -248,4 +248,11 @@ mod tests {
             assert_eq!(l.at_most(3), l.count_ones() <= 3);
         }
     }
+
+    #[test]
+    fn the_digit_count_table_counts_every_digit_set() {
+        for digits in 0..512u16 {
+            assert_eq!(digit_count(digits), digits.count_ones(), "{digits:#b}");
+        }
+    }
 }
