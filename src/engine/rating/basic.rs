@@ -805,7 +805,7 @@ pub(crate) fn vwxyz_wing(b: &Board, f: &mut Found) -> bool {
             for i in Bits(s) {
                 union |= b.cand[cells[i]];
                 set |= 1 << cells[i];
-                biggest = biggest.max(b.cand[cells[i]].count_ones());
+                biggest = biggest.max(digit_count(b.cand[cells[i]]));
             }
             if digit_count(union) != 5 {
                 return false;

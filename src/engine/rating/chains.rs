@@ -41,7 +41,7 @@
 //! 4.4 MiB in all), the closure (≈140 KiB) and the strong links (≈14 KiB) live in
 //! [`Chains`], allocated with the rater.
 
-use super::tables::{Bits, Bits64, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
+use super::tables::{digit_count, Bits, Bits64, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
 use super::{Board, Found, Technique};
 
 /// Parent of the start node.
@@ -514,7 +514,7 @@ impl Chains {
         // Cell forcing: every candidate of a cell implies the same.
         let mut branches = [0usize; 9];
         for c in Cells128(b.empty) {
-            let k = b.cand[c].count_ones() as usize;
+            let k = digit_count(b.cand[c]) as usize;
             if k < 3 {
                 continue; // a bivalue cell is a double forcing chain
             }
