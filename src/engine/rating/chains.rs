@@ -618,9 +618,6 @@ impl Chains {
     }
 }
 
-/// Keeps the lowest-rated conclusion in `best` and every conclusion rated no higher
-/// than it so far in `ties` (filtered to the final best rating when applied).
-/// SE's length increment of a conclusion of technique `t` with `len` nodes.
 /// The static implication closure of one step: for every candidate node u, the
 /// nodes that "u on" switches on through static links (a weak link to an off node,
 /// then a strong link from it: the other candidate of a bivalue cell, the other
@@ -767,6 +764,7 @@ impl Reach {
     }
 }
 
+/// SE's length increment of a conclusion of technique `t` with `len` nodes.
 fn inc_for(t: Technique, len: usize) -> u8 {
     length_increment((len as i64 - uncounted(t)).max(0) as usize)
 }
@@ -785,6 +783,8 @@ fn uncounted(t: Technique) -> i64 {
     }
 }
 
+/// Keeps the lowest-rated conclusion in `best` and every conclusion rated no higher
+/// than it so far in `ties` (filtered to the final best rating when applied).
 fn consider(
     best: &mut Option<Best>,
     ties: &mut Vec<Best>,
