@@ -37,7 +37,7 @@ fn main() -> ExitCode {
         Ok(Outcome::BadInput) => ExitCode::from(2),
         Err(e) if cmd::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("sudoku-factory: {e:#}");
+            sudoku_factory::say!("sudoku-factory: {e:#}");
             ExitCode::from(2)
         }
     }

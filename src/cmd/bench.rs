@@ -4,6 +4,7 @@
 //! write `OUT/bench.csv`, `OUT/bench.json` and `OUT/bench.svg`. Progress (one line per
 //! finished row) goes to stderr.
 
+use crate::say;
 use std::fs;
 use std::time::Duration;
 
@@ -15,7 +16,7 @@ use crate::engine::generate::{Carve, Fill};
 use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
 
-use super::Outcome;
+use super::{write_stdout, Outcome};
 
 pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     let budget = match args.seconds {
@@ -76,31 +77,32 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         bands,
     };
     if config.bands.is_some() && args.size != Size::Nine {
-        eprintln!("sudoku-factory: note: the sudoku crate makes 9x9 puzzles only, so there are no peer rows");
+        say!("sudoku-factory: note: the sudoku crate makes 9x9 puzzles only, so there are no peer rows");
     } else if config.bands.is_some() && !bench::HAS_PEER {
-        eprintln!("sudoku-factory: warning: built without the sudoku-peer feature, so no sudoku crate rows");
+        say!("sudoku-factory: warning: built without the sudoku-peer feature, so no sudoku crate rows");
     }
     let rows = pool.install(|| {
         crate::with_board!(args.size, B => bench::run::<B>(&config, |r| match &r.banded {
-            None => eprintln!(
+            None => say!(
                 "sudoku-factory: {}+{}: {} puzzles, {:.1}/s",
                 r.fill, r.carve, r.puzzles, r.puzzles_per_second
             ),
-            Some(b) if b.reached => eprintln!(
+            Some(b) if b.reached => say!(
                 "sudoku-factory: {}: {}+{}: {} puzzles, {:.1}/s, {:.2} attempts each",
                 b.band, r.fill, r.carve, r.puzzles, r.puzzles_per_second, b.attempts_mean
             ),
-            Some(b) => eprintln!(
+            Some(b) => say!(
                 "sudoku-factory: {}: {}+{}: unreachable (a puzzle missed the band {} times)",
                 b.band, r.fill, r.carve, b.attempts_max
             ),
         }))
     });
-    print!("{}", bench::render_table(&rows));
+    let mut text = bench::render_table(&rows);
     let fastest = bench::render_fastest(&rows);
     if !fastest.is_empty() {
-        print!("\n{fastest}");
+        text += &format!("\n{fastest}");
     }
+    write_stdout(&text)?;
 
     let dir = &args.out;
     fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
@@ -120,7 +122,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     let svg_path = dir.join("bench.svg");
     fs::write(&svg_path, bench::render_svg(&rows))
         .with_context(|| format!("writing {}", svg_path.display()))?;
-    eprintln!(
+    say!(
         "sudoku-factory: wrote {}/bench.{{csv,json,svg}}",
         dir.display()
     );

@@ -14,6 +14,7 @@
 //! file, which is never mistaken for FILE). The formats themselves live in
 //! [`crate::bank::export`].
 
+use crate::say;
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -125,7 +126,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
 
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64();
-        eprintln!(
+        say!(
             "sudoku-factory: exported {} of {} rows to {} ({}) in {secs:.2} s, {:.0} rows/s",
             filter.kept,
             manifest.rows,

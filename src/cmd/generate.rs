@@ -3,6 +3,7 @@
 //! and a summary on stderr. `--resume OUT` rebuilds the same plan from the manifest
 //! and continues after the last complete shard.
 
+use crate::say;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -231,7 +232,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
             let manifest = crate::bank::read_manifest(dir)?;
             if manifest.complete {
                 if !args.quiet {
-                    eprintln!(
+                    say!(
                         "sudoku-factory: {} is already complete ({} rows)",
                         dir.display(),
                         manifest.rows
@@ -281,10 +282,11 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
     bar.finish_and_clear();
     sink::write_histograms(&job.dir, &reports)?;
     if !args.quiet {
-        eprint!("{}", report(&job, &summary, &manifest, first));
+        let mut text = report(&job, &summary, &manifest, first);
         if !reports.is_empty() {
-            eprint!("{}", timing::table(&reports));
+            text += &timing::table(&reports);
         }
+        say!("{}", text.strip_suffix('\n').unwrap_or(&text));
     }
     Ok(Outcome::Clean)
 }
@@ -340,7 +342,7 @@ fn seed_stage(args: &GenerateArgs) -> anyhow::Result<Outcome> {
             let label = path.display().to_string();
             if m.complete {
                 if !args.quiet {
-                    eprintln!(
+                    say!(
                         "sudoku-factory: {label} is already complete ({} chunks)",
                         m.chunks
                     );
@@ -401,7 +403,7 @@ fn seed_stage(args: &GenerateArgs) -> anyhow::Result<Outcome> {
     if !args.quiet {
         let path = seeds::data_path(&job.dir, worker, workers);
         let secs = summary.elapsed.as_secs_f64();
-        eprintln!(
+        say!(
             "sudoku-factory: stage 1, worker {worker} of {workers}: {} seeds made in {:.2} s ({:.0} seeds/s); {} holds {} chunks, {} bytes ({:.1} bytes/seed)",
             summary.seeds,
             secs,
@@ -412,7 +414,7 @@ fn seed_stage(args: &GenerateArgs) -> anyhow::Result<Outcome> {
             manifest.bytes as f64 / total.max(1) as f64,
         );
         if done > 0 {
-            eprintln!("  resumed after {done} complete chunk(s)");
+            say!("  resumed after {done} complete chunk(s)");
         }
     }
     Ok(Outcome::Clean)

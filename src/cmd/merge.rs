@@ -3,6 +3,7 @@
 //! `--threads`, and print a summary on stderr (inputs, rows read, duplicates removed,
 //! rows capped, rows written).
 
+use crate::say;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Instant;
@@ -53,7 +54,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
 
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64();
-        eprintln!(
+        say!(
             "sudoku-factory: merged {} input(s) into {} in {secs:.2} s (order: {})",
             inputs.len(),
             args.out.display(),
@@ -62,22 +63,22 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
                 Order::Input => "input by input",
             }
         );
-        eprintln!("  rows read           {:>12}", summary.rows_read);
-        eprintln!("  duplicates removed  {:>12}", summary.duplicates);
-        eprintln!("  rows capped         {:>12}", summary.capped);
-        eprintln!(
+        say!("  rows read           {:>12}", summary.rows_read);
+        say!("  duplicates removed  {:>12}", summary.duplicates);
+        say!("  rows capped         {:>12}", summary.capped);
+        say!(
             "  rows written        {:>12}  in {} shard(s)",
             summary.rows_written,
             manifest.shards.len()
         );
         if summary.partitions > 1 {
-            eprintln!(
+            say!(
                 "  over --memory: spread over {} partitions on disk",
                 summary.partitions
             );
         }
         if let Some(missing) = missing_workers(&inputs, order) {
-            eprintln!("sudoku-factory: warning: the run had more workers than were merged; missing worker(s) {missing}: their ids are absent and the rest are renumbered");
+            say!("sudoku-factory: warning: the run had more workers than were merged; missing worker(s) {missing}: their ids are absent and the rest are renumbered");
         }
     }
     Ok(Outcome::Clean)

@@ -34,6 +34,18 @@ use anyhow::Context;
 use crate::engine::board::Board;
 use crate::engine::grid::parse_board;
 
+/// `eprintln!` for messages to a person (progress notes, warnings, summaries) that
+/// ignores a closed or failing stderr: when nobody reads them, the run still
+/// completes and exits as it would have (DESIGN.md: a broken pipe is not an error),
+/// where `eprintln!` would panic.
+#[macro_export]
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr(), $($arg)*);
+    }};
+}
+
 /// How a command that finished went; `main` maps it to the exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Outcome {
@@ -55,6 +67,19 @@ pub fn open_input(path: &Option<PathBuf>) -> anyhow::Result<Box<dyn BufRead>> {
             Ok(Box::new(BufReader::new(f)))
         }
         _ => Ok(Box::new(BufReader::new(io::stdin()))),
+    }
+}
+
+/// Writes a command's report `text` to stdout. A closed pipe (`| head`) is not an
+/// error and the command goes on with its files (`stats --svg`, `bench --out`); any
+/// other failure (a full disk) is an error, never a panic.
+pub fn write_stdout(text: &str) -> anyhow::Result<()> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => {
+            Err(e).context("writing to standard output")
+        }
+        _ => Ok(()),
     }
 }
 
@@ -127,7 +152,7 @@ pub fn for_each_line_as<B: Board>(
     }
     out.flush()?;
     if malformed > 0 {
-        eprintln!("sudoku-factory: {malformed} malformed input line(s)");
+        say!("sudoku-factory: {malformed} malformed input line(s)");
         outcome = Outcome::BadInput;
     }
     Ok(outcome)

@@ -13,6 +13,7 @@
 //! temporary file, so the file is never seen half-appended. The layout and the
 //! writers are in [`crate::render`].
 
+use crate::say;
 use std::fs::{self, File};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -181,7 +182,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         ));
     }
     if !args.quiet {
-        eprintln!(
+        say!(
             "sudoku-factory: rendered {} in {:.2} s",
             summary.join("; "),
             started.elapsed().as_secs_f64()
@@ -400,7 +401,7 @@ fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puz
             }
             if !bad.is_empty() {
                 for e in bad.iter().take(20) {
-                    eprintln!("sudoku-factory: {name}, {e}");
+                    say!("sudoku-factory: {name}, {e}");
                 }
                 bail!(
                     "{name}: {} line(s) are not uniquely solvable {} puzzles (the first: {}); nothing written",

@@ -5,6 +5,7 @@
 //! into `OUT`. The summary is the data this command was asked for, so it goes to
 //! stdout; warnings go to stderr.
 
+use crate::say;
 use std::fs;
 use std::path::Path;
 
@@ -17,7 +18,7 @@ use crate::cli::StatsArgs;
 use crate::engine::board::Board;
 use crate::engine::grade::BandTable;
 
-use super::Outcome;
+use super::{write_stdout, Outcome};
 
 /// The directory the generator writes its HdrHistogram files to.
 const HISTOGRAMS: &str = "histograms";
@@ -58,17 +59,17 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
         problems.extend(p);
     }
     for p in &problems {
-        eprintln!("sudoku-factory: warning: {p}");
+        say!("sudoku-factory: warning: {p}");
     }
 
     let (latencies, rates) = read_histograms(&dir.join(HISTOGRAMS));
-    print!("{}", stats::render_text(&total, table.as_ref(), &latencies));
+    write_stdout(&stats::render_text(&total, table.as_ref(), &latencies))?;
 
     if let Some(svg_path) = &args.svg {
         let svg = stats::render_svg(&total, &rates)
             .map_err(|e| anyhow::anyhow!("drawing the chart: {e}"))?;
         fs::write(svg_path, svg).with_context(|| format!("writing {}", svg_path.display()))?;
-        eprintln!("sudoku-factory: wrote the chart to {}", svg_path.display());
+        say!("sudoku-factory: wrote the chart to {}", svg_path.display());
     }
     Ok(if problems.is_empty() {
         Outcome::Clean
@@ -124,14 +125,14 @@ fn read_histograms(dir: &Path) -> (Vec<StageLatency>, Vec<(String, Vec<RatePoint
                     rates.push((stage.to_string(), points));
                     continue;
                 }
-                Err(e) => eprintln!("sudoku-factory: warning: {}: {e}", hlog.display()),
+                Err(e) => say!("sudoku-factory: warning: {}: {e}", hlog.display()),
             }
         }
         let hgrm = dir.join(format!("{stage}.hgrm"));
         if let Ok(text) = fs::read_to_string(&hgrm) {
             match stats::read_hgrm(stage, &text, 1000.0) {
                 Ok(latency) => latencies.push(latency),
-                Err(e) => eprintln!("sudoku-factory: warning: {}: {e}", hgrm.display()),
+                Err(e) => say!("sudoku-factory: warning: {}: {e}", hgrm.display()),
             }
         }
     }

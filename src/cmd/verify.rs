@@ -7,6 +7,7 @@
 //! puzzle hashes, filled once per chunk so that no lock is taken per row. Exit code 0
 //! when clean, 1 on any defect, 2 when the bank cannot be read at all.
 
+use crate::say;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
@@ -128,7 +129,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     );
     let rerate = verify::same_rater(&manifest.version);
     if !rerate && manifest.params.rating && !args.quiet {
-        eprintln!(
+        say!(
             "sudoku-factory: note: {} was rated by sudoku-factory {}, whose rater predates this build's ({}+); its rating columns are checked for consistency, not re-rated",
             dir.display(),
             manifest.version,
@@ -168,13 +169,13 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         let n = printed.entry(finding.defect.kind()).or_insert(0);
         *n += 1;
         if *n <= SHOWN_PER_KIND {
-            eprintln!("{finding}");
+            say!("{finding}");
         }
     }
     let total = tally.total();
     if total == 0 {
         if !args.quiet {
-            eprintln!(
+            say!(
                 "sudoku-factory: {} is clean: {} shard(s), {rows} row(s) checked",
                 dir.display(),
                 manifest.shards.len()
@@ -182,7 +183,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         }
         return Ok(Outcome::Clean);
     }
-    eprintln!(
+    say!(
         "sudoku-factory: {} has {total} defect(s) in {} shard(s), {rows} row(s) checked",
         dir.display(),
         manifest.shards.len()
@@ -190,9 +191,9 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     for (kind, n) in &tally.counts {
         let more = n.saturating_sub(SHOWN_PER_KIND as u64);
         if more > 0 {
-            eprintln!("  {kind:<30} {n:>10}  ({more} not shown)");
+            say!("  {kind:<30} {n:>10}  ({more} not shown)");
         } else {
-            eprintln!("  {kind:<30} {n:>10}");
+            say!("  {kind:<30} {n:>10}");
         }
     }
     Ok(Outcome::Defects)

@@ -1,0 +1,142 @@
+//! Closed and failing standard streams (DESIGN.md: "a broken pipe is not an error"):
+//! a report piped into `head` that stops reading, or a stderr nobody reads, never makes
+//! a command panic or skip its files; a full disk under stdout is an error (exit 2)
+//! with a message. Regressions: `stats`, `bench`, `verify`, `generate` and `export`
+//! used to exit 101 (a panic in `print!`/`eprintln!`) in these cases.
+
+mod common;
+
+use std::os::fd::{FromRawFd, OwnedFd};
+use std::path::Path;
+use std::process::{Command, Stdio};
+
+use common::{bin, generate, verify};
+
+/// A pipe whose reading end is already closed: every write to it fails with EPIPE,
+/// whatever the timing (a real `| head -1` closes it at some point during the run).
+fn closed_pipe() -> Stdio {
+    let mut fds = [0; 2];
+    // SAFETY: `pipe` fills two new descriptors that this function alone owns; the
+    // read end is closed here and the write end moved into one `OwnedFd`.
+    unsafe {
+        assert_eq!(libc::pipe(fds.as_mut_ptr()), 0, "pipe()");
+        libc::close(fds[0]);
+        Stdio::from(OwnedFd::from_raw_fd(fds[1]))
+    }
+}
+
+fn run(args: &[&std::ffi::OsStr], stdout: Stdio, stderr: Stdio) -> std::process::Output {
+    Command::new(bin())
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(stdout)
+        .stderr(stderr)
+        .output()
+        .expect("the binary runs")
+}
+
+fn small_bank(dir: &Path) -> std::path::PathBuf {
+    generate(dir.join("bank"))
+        .count(300)
+        .seed(5)
+        .arg("--no-histograms")
+        .bank()
+}
+
+#[test]
+fn a_closed_stdout_ends_no_report_early_and_skips_no_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bank = small_bank(tmp.path());
+    let svg = tmp.path().join("chart.svg");
+    let out = run(
+        &[
+            "stats".as_ref(),
+            bank.as_os_str(),
+            "--svg".as_ref(),
+            svg.as_os_str(),
+        ],
+        closed_pipe(),
+        Stdio::piped(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    assert!(std::fs::read_to_string(&svg).unwrap().contains("<svg"));
+
+    let dir = tmp.path().join("bench");
+    let out = run(
+        &[
+            "bench".as_ref(),
+            "--count".as_ref(),
+            "3".as_ref(),
+            "--fill".as_ref(),
+            "mrv".as_ref(),
+            "--carve".as_ref(),
+            "target".as_ref(),
+            "--out".as_ref(),
+            dir.as_os_str(),
+        ],
+        closed_pipe(),
+        Stdio::null(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    for file in ["bench.csv", "bench.json", "bench.svg"] {
+        assert!(dir.join(file).is_file(), "{file} written");
+    }
+}
+
+#[test]
+fn a_closed_stderr_changes_no_exit_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    // `generate` with its summary on (no -q) into a closed stderr: a complete bank.
+    let dir = tmp.path().join("loud");
+    let out = run(
+        &[
+            "generate".as_ref(),
+            "--count".as_ref(),
+            "300".as_ref(),
+            "--out".as_ref(),
+            dir.as_os_str(),
+        ],
+        Stdio::null(),
+        closed_pipe(),
+    );
+    assert_eq!(out.status.code(), Some(0), "{out:?}");
+    verify(&dir).assert().success();
+
+    let out = run(
+        &["verify".as_ref(), dir.as_os_str()],
+        Stdio::null(),
+        closed_pipe(),
+    );
+    assert_eq!(out.status.code(), Some(0), "a clean bank: {out:?}");
+
+    // A damaged bank still exits 1 (defects), its findings unread.
+    let shard = dir.join("bank-00000.csv.zst");
+    let mut bytes = std::fs::read(&shard).unwrap();
+    let mid = bytes.len() / 2;
+    bytes[mid] ^= 0x40;
+    std::fs::write(&shard, bytes).unwrap();
+    let out = run(
+        &["verify".as_ref(), dir.as_os_str()],
+        Stdio::null(),
+        closed_pipe(),
+    );
+    assert_eq!(out.status.code(), Some(1), "a damaged bank: {out:?}");
+}
+
+#[test]
+fn a_full_disk_under_stdout_is_an_error_not_a_panic() {
+    let full = Path::new("/dev/full");
+    if !full.exists() {
+        return; // not a Linux-like system: nothing to write to that always fails
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let bank = small_bank(tmp.path());
+    let out = run(
+        &["stats".as_ref(), bank.as_os_str()],
+        Stdio::from(std::fs::File::create(full).unwrap()),
+        Stdio::piped(),
+    );
+    assert_eq!(out.status.code(), Some(2), "{out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("writing to standard output"), "{err}");
+}
