@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{generate, listing, read_bank};
+use common::{factory, generate, listing, read_bank};
 use predicates::prelude::*;
 use sudoku::Sudoku;
 
@@ -178,6 +178,18 @@ fn an_unreachable_band_is_an_error_not_a_loop() {
     assert!(!listing(&out)
         .iter()
         .any(|n| n.ends_with(".csv.zst") || n.ends_with(".tmp")));
+    // Regression: the failed run's manifest said `complete: true` with 0 rows, so
+    // `export` and `stats` took it for a finished (empty) bank. It is incomplete.
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(out.join("manifest.json")).unwrap()).unwrap();
+    assert_eq!(manifest["complete"], false, "{manifest}");
+    factory()
+        .args(["export".as_ref(), out.as_os_str(), "--to".as_ref()])
+        .arg(dir.path().join("x.jsonl"))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("is incomplete"));
+    assert!(!dir.path().join("x.jsonl").exists());
 }
 
 #[test]

@@ -382,10 +382,13 @@ impl FrameSender {
 }
 
 /// Runs `produce` on this thread while a writer thread appends the frames it sends
-/// to `writer`, so that file writes and fsyncs overlap the next frames' work; then
-/// finishes the bank. `on_write(elapsed, rows)` runs on the writer thread after each
-/// frame. The one writer of `generate` and `merge`. An error of the writer wins over
-/// the producer's, because it explains why the producer stopped.
+/// to `writer`, so that file writes and fsyncs overlap the next frames' work; then,
+/// only if `produce` succeeded, finishes the bank. A producer that fails (a band it
+/// cannot reach) leaves the bank incomplete — its written shards listed, resumable —
+/// never a manifest marked complete that holds part of the rows. `on_write(elapsed,
+/// rows)` runs on the writer thread after each frame. The one writer of `generate`
+/// and `merge`. An error of the writer wins over the producer's, because it explains
+/// why the producer stopped.
 pub fn write_frames<E: From<SinkError>>(
     writer: BankWriter,
     mut on_write: impl FnMut(Duration, u64) + Send,
@@ -394,7 +397,7 @@ pub fn write_frames<E: From<SinkError>>(
     let (to_writer, frames) = mpsc::sync_channel::<(u64, u64, Vec<u8>)>(FRAMES_IN_FLIGHT);
     let (recycle, recycled) = mpsc::channel::<Vec<u8>>();
     std::thread::scope(|scope| {
-        let writer_thread = scope.spawn(move || -> Result<Manifest, SinkError> {
+        let writer_thread = scope.spawn(move || -> Result<BankWriter, SinkError> {
             let mut writer = writer;
             for (first_id, n_rows, frame) in frames {
                 let t = Instant::now();
@@ -402,7 +405,7 @@ pub fn write_frames<E: From<SinkError>>(
                 on_write(t.elapsed(), n_rows);
                 let _ = recycle.send(frame);
             }
-            writer.finish()
+            Ok(writer)
         });
         let sender = FrameSender {
             frames: to_writer,
@@ -415,8 +418,9 @@ pub fn write_frames<E: From<SinkError>>(
             .expect("the writer thread does not panic");
         match (produced, written) {
             (_, Err(e)) => Err(E::from(e)),
+            // Dropped unfinished: the open shard's temporary file is removed.
             (Err(e), Ok(_)) => Err(e),
-            (Ok(()), Ok(manifest)) => Ok(manifest),
+            (Ok(()), Ok(writer)) => writer.finish().map_err(E::from),
         }
     })
 }
