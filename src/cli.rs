@@ -321,6 +321,9 @@ pub struct StatsArgs {
     /// Without it nothing is written: `stats` only reads the bank.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,
+    /// Replace the --svg FILE if it exists (it is refused otherwise).
+    #[arg(long)]
+    pub force: bool,
     /// Worker threads (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
     pub threads: Option<u32>,

@@ -488,6 +488,46 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
         .code(2);
     assert!(stderr_of(&run).contains("solution-0002.svg already exists"));
     assert_eq!(listing(&svg), ["solution-0002.svg"]);
+
+    // Regressions: two outputs on one file (the second replaced the first), and an
+    // output over a file of the bank being read (with --force it replaced the
+    // manifest or a shard, and the bank was lost).
+    let same = dir.path().join("same.x");
+    let also = dir.path().join(".").join("same.x");
+    let run = render(bank(), &["--count", "2", "--txt"])
+        .arg(&same)
+        .arg("--pdf")
+        .arg(&also)
+        .assert()
+        .code(2);
+    assert!(
+        stderr_of(&run).contains("are the same file"),
+        "{}",
+        stderr_of(&run)
+    );
+    assert!(!same.exists());
+    let copy = dir.path().join("copy");
+    std::fs::create_dir(&copy).unwrap();
+    for name in listing(bank()) {
+        let from = bank().join(&name);
+        if from.is_file() {
+            std::fs::copy(&from, copy.join(&name)).unwrap();
+        }
+    }
+    let before = std::fs::read(copy.join("manifest.json")).unwrap();
+    for (flag, name) in [("--txt", "manifest.json"), ("--pdf", "bank-00000.csv.zst")] {
+        let run = render(&copy, &["--count", "2", "--force", flag])
+            .arg(copy.join(name))
+            .assert()
+            .code(2);
+        assert!(
+            stderr_of(&run).contains("is a file of the bank"),
+            "{}",
+            stderr_of(&run)
+        );
+    }
+    assert_eq!(std::fs::read(copy.join("manifest.json")).unwrap(), before);
+    common::verify(&copy).assert().success();
 }
 
 #[test]

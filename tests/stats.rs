@@ -94,6 +94,52 @@ fn per_band_counts_match_the_bank_and_the_svg_is_drawn() {
     assert!(svg.matches("<rect").count() > 12, "{svg}");
 }
 
+/// Regression: `--svg` replaced any existing file without `--force` (every other
+/// command refuses), even the bank's own manifest or a shard, losing the bank.
+#[test]
+fn the_chart_never_replaces_a_bank_file_and_needs_force_over_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = bank(dir.path());
+    let before = files_under(&out);
+    for name in ["manifest.json", "bank-00000.csv.zst"] {
+        let output = factory()
+            .arg("stats")
+            .arg(&out)
+            .arg("--force")
+            .arg("--svg")
+            .arg(out.join(name))
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let stderr = String::from_utf8(output.stderr).unwrap();
+        assert!(stderr.contains("is a file of the bank"), "{stderr}");
+    }
+    assert_eq!(files_under(&out), before, "the bank is untouched");
+
+    let chart = dir.path().join("mine.svg");
+    std::fs::write(&chart, "my own drawing").unwrap();
+    let output = factory()
+        .arg("stats")
+        .arg(&out)
+        .arg("--svg")
+        .arg(&chart)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr).contains("pass --force"));
+    assert!(output.stdout.is_empty(), "refused before reading the bank");
+    assert_eq!(std::fs::read_to_string(&chart).unwrap(), "my own drawing");
+    factory()
+        .arg("stats")
+        .arg(&out)
+        .arg("--svg")
+        .arg(&chart)
+        .arg("--force")
+        .assert()
+        .success();
+    assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
+}
+
 /// An interval log as the generator writes one (V2 deflate, base time, ns).
 fn write_hlog(path: &std::path::Path, stage: &str, per_interval: &[u64]) {
     let mut log = Vec::new();

@@ -172,9 +172,9 @@ pub(crate) fn refuse_existing(to: &Path, force: bool) -> anyhow::Result<()> {
     }
 }
 
-/// FILE must not be one of BANK's own files (`--force` would replace the shard being
-/// read, or the manifest).
-fn refuse_bank_file(to: &Path, dir: &Path) -> anyhow::Result<()> {
+/// An output must not be one of BANK's own files (`--force` would replace the shard
+/// being read, or the manifest): `export --to`, `stats --svg`, `render`'s outputs.
+pub(crate) fn refuse_bank_file(to: &Path, dir: &Path) -> anyhow::Result<()> {
     let name = to.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let is_bank_name =
         name == MANIFEST || (name.starts_with("bank-") && name.ends_with(".csv.zst"));
@@ -188,7 +188,7 @@ fn refuse_bank_file(to: &Path, dir: &Path) -> anyhow::Result<()> {
     };
     if is_bank_name && same_dir {
         bail!(
-            "{} is a file of the bank {} itself: write the export elsewhere",
+            "{} is a file of the bank {} itself: write the output elsewhere",
             to.display(),
             dir.display()
         );

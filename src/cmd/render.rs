@@ -35,7 +35,9 @@ use crate::render::{pdf, png, svg, Puzzle};
 use crate::run::pipeline::canonical_key;
 use crate::with_board;
 
-use super::export::{check_bands, check_complete, refuse_existing, sweep_stale_temps, temp_name};
+use super::export::{
+    check_bands, check_complete, refuse_bank_file, refuse_existing, sweep_stale_temps, temp_name,
+};
 use super::{open_input, Outcome};
 
 /// Where the puzzles come from.
@@ -71,6 +73,24 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
             refuse_existing(txt, args.force)?;
         } else if txt.is_dir() {
             bail!("{} is a directory, not a file to append to", txt.display());
+        }
+    }
+    // No two outputs on one file (one would replace the other), none over a file of
+    // the bank being read.
+    let files: Vec<&PathBuf> = [&args.pdf, &args.html, &args.txt]
+        .into_iter()
+        .flatten()
+        .collect();
+    for (i, a) in files.iter().enumerate() {
+        if let Some(b) = files[i + 1..].iter().find(|b| same_file(a, b)) {
+            bail!(
+                "{} and {} are the same file: give each output its own",
+                a.display(),
+                b.display()
+            );
+        }
+        if args.input.is_dir() {
+            refuse_bank_file(a, &args.input)?;
         }
     }
     for dir in [&args.svg, &args.png].into_iter().flatten() {
@@ -541,7 +561,7 @@ fn play_page(title: &str, size: Size, puzzles: &[Puzzle]) -> anyhow::Result<Stri
 
 /// Writes `bytes` to `dest` through a temporary file beside it, fsynced, then renamed:
 /// `dest` is either as before or complete.
-fn write_file(dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+pub(crate) fn write_file(dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let tmp = temp_name(dest)?;
     sweep_stale_temps(dest);
     let written = File::create(&tmp)
@@ -555,6 +575,18 @@ fn write_file(dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
         return Err(e).with_context(|| format!("writing {}", dest.display()));
     }
     Ok(())
+}
+
+/// Whether two output paths name one file (the same name in the same directory,
+/// however spelt: `a.txt` and `./a.txt`).
+fn same_file(a: &Path, b: &Path) -> bool {
+    let key = |p: &Path| {
+        (
+            parent_of(p).canonicalize().ok(),
+            p.file_name().map(|n| n.to_owned()),
+        )
+    };
+    a == b || matches!((key(a), key(b)), ((Some(x), n), (Some(y), m)) if x == y && n == m)
 }
 
 /// The directory a file is in (`.` for a bare name).

@@ -1,8 +1,9 @@
 //! `sudoku-factory stats OUT [--svg FILE]`: read every row of a bank (shards in
 //! parallel) and print a summary on stdout — rows per band, the clue distribution,
 //! distinct canonical forms and, when `OUT/histograms/` exists, stage latencies —
-//! then, with `--svg FILE`, the SVG chart. It only reads the bank: nothing is written
-//! into `OUT`. The summary is the data this command was asked for, so it goes to
+//! then, with `--svg FILE`, the SVG chart (never over a file of the bank; over an
+//! existing FILE only with `--force`; written under a temporary name and renamed). It
+//! only reads the bank: nothing is written into `OUT`. The summary is the data this command was asked for, so it goes to
 //! stdout; warnings go to stderr.
 
 use crate::say;
@@ -18,6 +19,8 @@ use crate::cli::StatsArgs;
 use crate::engine::board::Board;
 use crate::engine::grade::BandTable;
 
+use super::export::{refuse_bank_file, refuse_existing};
+use super::render::write_file;
 use super::{write_stdout, Outcome};
 
 /// The directory the generator writes its HdrHistogram files to.
@@ -25,6 +28,11 @@ const HISTOGRAMS: &str = "histograms";
 
 pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let dir = &args.out;
+    // The chart's FILE is checked before anything is read.
+    if let Some(svg) = &args.svg {
+        refuse_existing(svg, args.force)?;
+        refuse_bank_file(svg, dir)?;
+    }
     let manifest = bank::read_manifest(dir)?;
     let size = manifest.params.board_size().map_err(|e| {
         anyhow::anyhow!(
@@ -68,7 +76,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     if let Some(svg_path) = &args.svg {
         let svg = stats::render_svg(&total, &rates)
             .map_err(|e| anyhow::anyhow!("drawing the chart: {e}"))?;
-        fs::write(svg_path, svg).with_context(|| format!("writing {}", svg_path.display()))?;
+        write_file(svg_path, svg.as_bytes())?;
         say!("sudoku-factory: wrote the chart to {}", svg_path.display());
     }
     Ok(if problems.is_empty() {
