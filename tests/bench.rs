@@ -79,6 +79,48 @@ fn bench_refuses_count_with_seconds() {
     assert!(!dir.path().join("bench-results").exists());
 }
 
+/// Regressions: `--seconds 1e300` panicked (exit 101), and an `--out` that is a file
+/// failed only after the whole measurement.
+#[test]
+fn bench_refuses_bad_budgets_and_outputs_before_measuring() {
+    let dir = tempfile::tempdir().unwrap();
+    for s in ["1e300", "18446744073709551616", "nan", "inf", "0", "-1"] {
+        factory()
+            .current_dir(dir.path())
+            .args(["bench", "--fill", "mrv", "--carve", "target", "--out", "b"])
+            .arg(format!("--seconds={s}"))
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "--seconds {}",
+                s.parse::<f64>().unwrap()
+            )));
+    }
+    let file = dir.path().join("afile");
+    std::fs::write(&file, "mine").unwrap();
+    factory()
+        .args([
+            "bench",
+            "--fill",
+            "mrv",
+            "--carve",
+            "target",
+            "--seconds",
+            "1000",
+        ])
+        .arg("--out")
+        .arg(&file)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("is not a directory"));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    assert_eq!(
+        std::fs::read_dir(dir.path()).unwrap().count(),
+        1,
+        "nothing else written"
+    );
+}
+
 /// The rows of `OUT/bench.csv` by column name.
 fn read_csv(path: &std::path::Path) -> Vec<std::collections::HashMap<String, String>> {
     let mut csv = csv::Reader::from_path(path).unwrap();

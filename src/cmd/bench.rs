@@ -18,14 +18,28 @@ use crate::engine::grid::Size;
 
 use super::{write_stdout, Outcome};
 
+/// The longest `--seconds` budget taken: a year per combination.
+const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
+
 pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     let budget = match args.seconds {
-        Some(s) if !(s.is_finite() && s > 0.0) => {
-            bail!("--seconds {s}: expected a positive number of seconds, e.g. 2.5")
-        }
-        Some(s) => Budget::Time(Duration::from_secs_f64(s)),
+        // Regression: a finite but huge value (1e300) panicked in from_secs_f64.
+        Some(s) => match Duration::try_from_secs_f64(s) {
+            Ok(d) if s > 0.0 && s <= MAX_SECONDS => Budget::Time(d),
+            _ => bail!(
+                "--seconds {s}: expected a positive number of seconds up to {MAX_SECONDS} \
+                 (a year), e.g. 2.5"
+            ),
+        },
         None => Budget::Count(args.count),
     };
+    // Checked before the measurements, which may take long.
+    if args.out.exists() && !args.out.is_dir() {
+        bail!(
+            "--out {}: exists and is not a directory",
+            args.out.display()
+        );
+    }
     let bands = match &args.difficulty {
         None => None,
         Some(spec) => {
