@@ -127,6 +127,23 @@ fn resuming_a_complete_bank_changes_nothing() {
         std::fs::read(out.join("bank-00000.csv.zst")).unwrap(),
         before
     );
+    // Regression: a complete bank with a damaged shard was "already complete" (exit
+    // 0); `--resume` checks listed shards whether the bank is complete or not.
+    let mut damaged = before.clone();
+    damaged.truncate(before.len() / 2);
+    std::fs::write(out.join("bank-00000.csv.zst"), &damaged).unwrap();
+    resume(&out)
+        .cmd()
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "bank-00000.csv.zst does not match its size or checksum",
+        ));
+    assert_eq!(
+        std::fs::read(out.join("bank-00000.csv.zst")).unwrap(),
+        damaged,
+        "left as it is, for verify to examine"
+    );
 }
 
 #[test]

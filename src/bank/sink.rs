@@ -579,6 +579,20 @@ fn bank_files(dir: &Path) -> Result<Vec<String>, SinkError> {
     Ok(found)
 }
 
+/// Checks that every shard `manifest` lists in `dir` has its listed size and XXH3
+/// (what `--resume` relies on, whether the bank is complete or not).
+pub fn check_listed_shards(dir: &Path, manifest: &Manifest) -> Result<(), SinkError> {
+    for shard in &manifest.shards {
+        let path = dir.join(&shard.file);
+        let bytes = fs::read(&path).map_err(io_err("reading listed shard", &path))?;
+        let sum = format!("{:016x}", twox_hash::XxHash3_64::oneshot(&bytes));
+        if bytes.len() as u64 != shard.bytes || sum != shard.xxh3 {
+            return Err(SinkError::Corrupt(path));
+        }
+    }
+    Ok(())
+}
+
 impl BankWriter {
     /// Prepares `config.dir`: creates it, or refuses an existing bank unless `force`
     /// (then removes the old bank's files, and only those).
@@ -623,14 +637,7 @@ impl BankWriter {
     /// continues after the last listed shard.
     pub fn resume(config: SinkConfig, mut manifest: Manifest) -> Result<BankWriter, SinkError> {
         let dir = &config.dir;
-        for shard in &manifest.shards {
-            let path = dir.join(&shard.file);
-            let bytes = fs::read(&path).map_err(io_err("reading listed shard", &path))?;
-            let sum = format!("{:016x}", twox_hash::XxHash3_64::oneshot(&bytes));
-            if bytes.len() as u64 != shard.bytes || sum != shard.xxh3 {
-                return Err(SinkError::Corrupt(path));
-            }
-        }
+        check_listed_shards(dir, &manifest)?;
         let listed: Vec<&str> = manifest.shards.iter().map(|s| s.file.as_str()).collect();
         // The histograms of an earlier run are kept until this run replaces them.
         for name in bank_files(dir)? {

@@ -231,6 +231,8 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
         Some(dir) => {
             let manifest = crate::bank::read_manifest(dir)?;
             if manifest.complete {
+                // Regression: a complete bank with a damaged shard was reported fine.
+                sink::check_listed_shards(dir, &manifest)?;
                 if !args.quiet {
                     say!(
                         "sudoku-factory: {} is already complete ({} rows)",
