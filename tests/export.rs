@@ -374,6 +374,38 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
     std::fs::write(damaged.join("bank-00000.csv.zst"), bytes).unwrap();
     fails_naming(export(&damaged, &file, &[]), &["bank-00000.csv.zst"]);
 
+    // Regressions: a hand-edited manifest listing a shard twice was exported with its
+    // ids twice, and one naming a shard outside the bank read it from there.
+    for (name, listed, needle) in [
+        ("twice", None, "listed twice"),
+        (
+            "outside",
+            Some("../bank/bank-00000.csv.zst"),
+            "not a file name",
+        ),
+    ] {
+        let edited = dir.path().join(name);
+        std::fs::create_dir(&edited).unwrap();
+        std::fs::copy(
+            bank.join("bank-00000.csv.zst"),
+            edited.join("bank-00000.csv.zst"),
+        )
+        .unwrap();
+        let mut manifest: Value =
+            serde_json::from_str(&std::fs::read_to_string(bank.join("manifest.json")).unwrap())
+                .unwrap();
+        let shards = manifest["shards"].as_array_mut().unwrap();
+        match listed {
+            None => shards.push(shards[0].clone()),
+            Some(file) => shards[0]["file"] = file.into(),
+        }
+        std::fs::write(edited.join("manifest.json"), manifest.to_string()).unwrap();
+        fails_naming(
+            export(&edited, &file, &[]),
+            &[name, "manifest.json", needle],
+        );
+    }
+
     // An unknown format, by flag or by extension.
     fails_naming(export(&bank, &file, &["--format", "parquet"]), &["parquet"]);
     let odd = out_dir.join("x.parquet");

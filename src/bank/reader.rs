@@ -53,6 +53,8 @@ pub enum BankError {
         path: PathBuf,
         error: serde_json::Error,
     },
+    #[error("{path}: {reason}")]
+    BadManifest { path: PathBuf, reason: String },
     #[error("{path}, line {line}: cannot decode the shard (corrupt zstd data or CSV): {error}")]
     Decode {
         path: PathBuf,
@@ -75,11 +77,35 @@ fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) ->
     }
 }
 
-/// Reads and parses `DIR/manifest.json`.
+/// Reads and parses `DIR/manifest.json`. Every listed shard must be a plain file name
+/// (read from DIR, never from elsewhere: `../other/bank-00000.csv.zst` is refused)
+/// listed once (a repeated entry would be read twice and its ids exported twice).
 pub fn read_manifest(dir: &Path) -> Result<Manifest, BankError> {
     let path = dir.join(MANIFEST);
     let bytes = fs::read(&path).map_err(io_err("reading", &path))?;
-    serde_json::from_slice(&bytes).map_err(|error| BankError::Manifest { path, error })
+    let manifest: Manifest =
+        serde_json::from_slice(&bytes).map_err(|error| BankError::Manifest {
+            path: path.clone(),
+            error,
+        })?;
+    let mut seen = std::collections::HashSet::new();
+    for shard in &manifest.shards {
+        let name = shard.file.as_str();
+        let plain = !name.is_empty()
+            && name != "."
+            && name != ".."
+            && !name.contains(['/', '\\'])
+            && Path::new(name).file_name() == Some(std::ffi::OsStr::new(name));
+        let reason = if !plain {
+            format!("shard {name:?} is not a file name in the bank's directory")
+        } else if !seen.insert(name) {
+            format!("shard {name} is listed twice")
+        } else {
+            continue;
+        };
+        return Err(BankError::BadManifest { path, reason });
+    }
+    Ok(manifest)
 }
 
 /// A band name held inline up to 30 bytes, so that reading a row allocates nothing;
