@@ -168,6 +168,24 @@ fn a_bank_and_its_superset_merge_without_duplicates() {
         .expect("a merged bank says how it was merged");
     assert_eq!(how.order, "input");
     assert_eq!(how.inputs.len(), 4);
+
+    // Regression: banks with different band tables merged fine, then `verify` failed
+    // the result ("no `bands` table"); it notes that bands are not checked.
+    let six = generate(dir.path().join("six"))
+        .count(400)
+        .seed(11)
+        .difficulty("any")
+        .args(["--bands", "six-level"])
+        .bank();
+    let mixed = merge(dir.path(), "mixed", &[&small, &six], &["-q"]);
+    assert_eq!(read_manifest(&mixed).unwrap().params.bands, None);
+    common::verify(&mixed).assert().success();
+    factory()
+        .arg("verify")
+        .arg(&mixed)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("bands are not checked"));
 }
 
 #[test]

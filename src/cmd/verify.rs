@@ -127,6 +127,12 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         .expect("the template is valid")
         .progress_chars("=> "),
     );
+    if bands.is_none() && manifest.params.merge.is_some() && !args.quiet {
+        say!(
+            "sudoku-factory: note: {} merges banks with different band tables; bands are not checked",
+            dir.display()
+        );
+    }
     let rerate = verify::same_rater(&manifest.version);
     if !rerate && manifest.params.rating && !args.quiet {
         say!(
