@@ -264,6 +264,18 @@ fn a_tight_memory_budget_gives_the_same_bytes() {
         .stderr(predicates::str::contains("partitions on disk"));
     assert_eq!(checksums(&out), checksums(&free));
     assert!(!out.join(".merge-spill").exists());
+    // Regression: the scratch a killed merge left (no destructor ran) stayed under OUT
+    // through later merges that did not spill; any merge into OUT removes it.
+    let stale = free.join(".merge-spill");
+    std::fs::create_dir(&stale).unwrap();
+    std::fs::write(stale.join(".part-00000.tmp"), vec![0u8; 4096]).unwrap();
+    merge(
+        dir.path(),
+        "free",
+        &[&c, &a, &b],
+        &[&opts[..], &["--force"]].concat(),
+    );
+    assert!(!stale.exists());
     let rows = assert_clean(&out);
     // c: 1000 classes × 3; a and b share seed 5, so their classes are capped at 4.
     assert_eq!(rows.len(), 3000 + 1500 * 4);

@@ -515,6 +515,12 @@ impl SpillDir {
         Ok(SpillDir { path })
     }
 
+    /// Removes the scratch directory a killed merge (Ctrl-C, SIGKILL: no destructor
+    /// ran) left under `out`; a merge into `out` calls it first, spilling or not.
+    pub fn sweep_stale(out: &Path) {
+        let _ = fs::remove_dir_all(out.join(SPILL_DIR));
+    }
+
     /// The path of scratch file `i` of `kind`.
     pub fn file(&self, kind: &str, i: u64) -> PathBuf {
         self.path.join(format!(".{kind}-{i:05}.tmp"))

@@ -27,6 +27,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     let size = merge::common_size(&inputs)?;
     refuse_out_as_input(&args.out, &inputs)?;
     sink::refuse_occupied(&args.out, args.force)?;
+    sink::SpillDir::sweep_stale(&args.out);
 
     let first = &inputs[0].manifest.params;
     let order = Order::choose(&inputs);
