@@ -182,8 +182,8 @@ pub struct GenerateArgs {
     /// Seed of the whole bank: the same seed and options give the same bytes.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Worker threads (default: all cores). Does not change the output.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, 1 to 1024 (default: all cores). Does not change the output.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Bands to produce, in equal shares: `any` (every band of the table) or names, e.g. `easy,hard`.
     #[arg(long, default_value = "any")]
@@ -304,8 +304,8 @@ pub struct VerifyArgs {
     /// manifest records. A different size is an error.
     #[arg(long, value_parser = parse_board_size)]
     pub size: Option<Size>,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// No progress bar and no summary when clean; defects are still printed.
     #[arg(long, short)]
@@ -324,8 +324,8 @@ pub struct StatsArgs {
     /// Replace the --svg FILE if it exists (it is refused otherwise).
     #[arg(long)]
     pub force: bool,
-    /// Worker threads (default: all cores).
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, 1 to 1024 (default: all cores).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }
 
@@ -358,8 +358,8 @@ pub struct MergeArgs {
     /// No summary.
     #[arg(long, short)]
     pub quiet: bool,
-    /// Worker threads (default: all cores). Does not change the output.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, 1 to 1024 (default: all cores). Does not change the output.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
 }
 
@@ -530,8 +530,8 @@ pub struct BenchArgs {
     /// Wall time per combination instead of a count, in seconds (e.g. 2.5).
     #[arg(long)]
     pub seconds: Option<f64>,
-    /// Worker threads (default: all cores); every combination runs on the same pool.
-    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    /// Worker threads, 1 to 1024 (default: all cores); every combination runs on the same pool.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,
     /// Seed: puzzle i of every combination draws from (seed, i).
     #[arg(long, default_value_t = 1)]

@@ -119,6 +119,15 @@ fn bench_refuses_bad_budgets_and_outputs_before_measuring() {
         1,
         "nothing else written"
     );
+    // Regression: --threads had no bound; 100000 spent minutes starting threads.
+    for command in ["bench", "generate", "verify", "stats", "merge"] {
+        factory()
+            .current_dir(dir.path())
+            .args([command, "--threads", "100000"])
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains("1..=1024"));
+    }
 }
 
 /// The rows of `OUT/bench.csv` by column name.
