@@ -192,6 +192,22 @@ fn an_unreachable_band_is_an_error_not_a_loop() {
     assert!(!dir.path().join("x.jsonl").exists());
 }
 
+/// Regression: the band with the highest range took every clue count above it too
+/// (the rule that names a 41-clue puzzle `easy`), so `--bands tough=22-24` made
+/// 25- and 26-clue `tough` puzzles. A band asked for gets its own range.
+#[test]
+fn a_band_gets_its_own_range_even_the_easiest() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = generate(dir.path().join("bank"))
+        .count(200)
+        .variants(10)
+        .seed(4)
+        .args(["--carve", "minimal", "--bands", "tough=22-24"])
+        .bank();
+    let clues: std::collections::BTreeSet<u16> = read_bank(&out).iter().map(|r| r.clues).collect();
+    assert!(clues.iter().all(|c| (22..=24).contains(c)), "{clues:?}");
+}
+
 #[test]
 fn the_summary_reports_rows_bands_and_attempts() {
     let dir = tempfile::tempdir().unwrap();

@@ -307,9 +307,15 @@ impl BandTable {
         (n_clues > band.hi).then_some(top)
     }
 
-    /// The largest clue count that still grades as band `i` (unbounded for the top band).
+    /// Whether a value lies in band `i`'s own range: what `generate` and `bench` keep
+    /// for band `i`, so a band asked for as `22-24` gets 22 to 24 clues. ([`grade`]
+    /// names any puzzle, and gives one above every range to the top band; a
+    /// generator aiming at the top band must not take those.)
+    ///
+    /// [`grade`]: BandTable::grade
     pub fn accepts(&self, i: usize, n_clues: impl Into<u16>) -> bool {
-        self.grade(n_clues) == Some(i)
+        let b = &self.bands[i];
+        (b.lo..=b.hi).contains(&n_clues.into())
     }
 
     /// Resolves `any` or a comma-separated list of band names into band indices.
