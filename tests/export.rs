@@ -406,6 +406,14 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
         );
     }
 
+    // Regression: a FILE in a missing directory was reported late, under the
+    // temporary file's name (`nodir/.a.jsonl.tmp-PID`).
+    let stderr = fails_naming(
+        export(&bank, &dir.path().join("nodir").join("a.jsonl"), &[]),
+        &["nodir", "a.jsonl", "does not exist"],
+    );
+    assert!(!stderr.contains(".tmp-"), "{stderr}");
+
     // An unknown format, by flag or by extension.
     fails_naming(export(&bank, &file, &["--format", "parquet"]), &["parquet"]);
     let odd = out_dir.join("x.parquet");

@@ -92,4 +92,16 @@ fn reads_a_file_and_reports_a_missing_one() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("opening"));
+    // Regression: a directory gave "reading line 1: Is a directory", naming nothing.
+    for command in ["solve", "canon", "transform", "grade"] {
+        factory()
+            .arg(command)
+            .arg(dir.path())
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "{} is a directory",
+                dir.path().display()
+            )));
+    }
 }

@@ -160,8 +160,21 @@ fn resolve_format(args: &ExportArgs) -> anyhow::Result<(Format, bool)> {
     Ok((format, zstd))
 }
 
-/// FILE must not exist unless `--force` (checked before anything is read or written).
+/// FILE must not exist unless `--force`, and its directory must (checked before
+/// anything is read or written; a missing directory would otherwise be reported
+/// late, under the temporary file's name).
 pub(crate) fn refuse_existing(to: &Path, force: bool) -> anyhow::Result<()> {
+    let dir = match to.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        bail!(
+            "{}: the directory {} does not exist",
+            to.display(),
+            dir.display()
+        );
+    }
     match fs::symlink_metadata(to) {
         Ok(meta) if meta.is_dir() => bail!("{} is a directory, not a file to write", to.display()),
         Ok(_) if !force => bail!(

@@ -63,6 +63,9 @@ pub enum Outcome {
 pub fn open_input(path: &Option<PathBuf>) -> anyhow::Result<Box<dyn BufRead>> {
     match path {
         Some(p) if p.as_os_str() != "-" => {
+            if p.is_dir() {
+                anyhow::bail!("{} is a directory, not a file of puzzles", p.display());
+            }
             let f = File::open(p).with_context(|| format!("opening {}", p.display()))?;
             Ok(Box::new(BufReader::new(f)))
         }
@@ -129,7 +132,12 @@ pub fn for_each_line_as<B: Board>(
         line.clear();
         let read = reader
             .read_until(b'\n', &mut line)
-            .with_context(|| format!("reading line {line_no}"))?;
+            .with_context(|| match input {
+                Some(p) if p.as_os_str() != "-" => {
+                    format!("reading {} line {line_no}", p.display())
+                }
+                _ => format!("reading standard input line {line_no}"),
+            })?;
         if read == 0 {
             break;
         }
