@@ -118,6 +118,8 @@ pub enum BandError {
     Duplicate(String),
     #[error("the band table is empty")]
     Empty,
+    #[error("no band named (`any`, or names from: {known})")]
+    NoneChosen { known: String },
     #[error("unknown band {name:?} (known: {known})")]
     Unknown { name: String, known: String },
     #[error("rating bands need a 9x9 board: the technique rater is 9x9 only ({0} asked)")]
@@ -179,8 +181,14 @@ impl BandTable {
                 Some((lo, hi)) => (lo.trim(), hi.trim()),
                 None => (range.trim(), range.trim()),
             };
-            let lo: u16 = lo.parse().map_err(|_| malformed("LO is not a number"))?;
-            let hi: u16 = hi.parse().map_err(|_| malformed("HI is not a number"))?;
+            let number = |text: &str, what: [&'static str; 2]| {
+                text.parse::<u16>().map_err(|e| match e.kind() {
+                    std::num::IntErrorKind::PosOverflow => malformed(what[1]),
+                    _ => malformed(what[0]),
+                })
+            };
+            let lo = number(lo, ["LO is not a number", "LO is too large"])?;
+            let hi = number(hi, ["HI is not a number", "HI is too large"])?;
             if lo > hi {
                 return Err(malformed("LO is larger than HI"));
             }
@@ -227,8 +235,15 @@ impl BandTable {
     /// Parses a rating table: `default`, or `NAME=LO-HI[,...]` with one-decimal SE
     /// ratings (`hard=2.5-4.9`), the last range may be open (`extreme=7.0+`).
     pub fn parse_rating(spec: &str) -> Result<BandTable, BandError> {
-        if spec.trim() == "default" {
-            return Ok(BandTable::default_rating());
+        match spec.trim() {
+            "default" => return Ok(BandTable::default_rating()),
+            "six-level" => {
+                return Err(BandError::Malformed {
+                    item: "six-level".into(),
+                    reason: "the six-level scale is a table of clue counts, not of ratings",
+                })
+            }
+            _ => {}
         }
         let bands = parse_items(spec, |_, range, malformed| {
             let range = range.trim();
@@ -338,7 +353,9 @@ impl BandTable {
             }
         }
         if chosen.is_empty() {
-            return Err(BandError::Empty);
+            return Err(BandError::NoneChosen {
+                known: self.to_string(),
+            });
         }
         Ok(chosen)
     }
@@ -454,6 +471,20 @@ mod tests {
         assert!(err("easy=x-3").contains("LO is not a number"));
         assert!(err("easy=40-30").contains("LO is larger"));
         assert!(err("").contains("empty"));
+        // Regressions: messages that named the wrong problem.
+        assert!(err("easy=30-99999999999999999999").contains("HI is too large"));
+        let six = BandTable::parse_rating("six-level")
+            .unwrap_err()
+            .to_string();
+        assert!(six.contains("not of ratings"), "{six}");
+        let none = BandTable::default_9x9()
+            .select(" , ")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            none.contains("no band named") && none.contains("easy=36-40"),
+            "{none}"
+        );
     }
 
     #[test]
