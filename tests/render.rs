@@ -528,6 +528,23 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
     }
     assert_eq!(std::fs::read(copy.join("manifest.json")).unwrap(), before);
     common::verify(&copy).assert().success();
+
+    // Regression: a smaller image set written over a larger one with --force left
+    // the larger one's puzzle-0003.svg and the like beside it. Other files stay.
+    let images = dir.path().join("images");
+    render(bank(), &["--count", "3", "--svg"])
+        .arg(&images)
+        .assert()
+        .success();
+    std::fs::write(images.join("notes.txt"), "mine").unwrap();
+    render(bank(), &["--count", "1", "--force", "--svg"])
+        .arg(&images)
+        .assert()
+        .success();
+    assert_eq!(
+        listing(&images),
+        ["notes.txt", "puzzle-0001.svg", "solution-0001.svg"]
+    );
 }
 
 #[test]

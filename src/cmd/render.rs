@@ -153,8 +153,11 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
                 };
                 write_file(&job.path, &bytes)
             })?;
-        for (dir, kind) in [(&args.svg, "SVG"), (&args.png, "PNG")] {
+        for (dir, kind, ext) in [(&args.svg, "SVG", "svg"), (&args.png, "PNG", "png")] {
             if let Some(dir) = dir {
+                if args.force {
+                    remove_stale_images(dir, ext, &images)?;
+                }
                 sync_dir(dir)?;
                 summary.push(format!(
                     "{}: {} {kind} images",
@@ -539,6 +542,34 @@ fn image_jobs(args: &RenderArgs, puzzles: &[Puzzle]) -> anyhow::Result<Vec<Image
         fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     }
     Ok(jobs)
+}
+
+/// With `--force` an image set replaces the last one in its directory: images of
+/// the same naming (`puzzle-NNNN.EXT`, `solution-NNNN.EXT`) that this run did not
+/// write — left by an earlier, larger `--count` — are removed, so the directory holds
+/// one book's images. Other files are never touched.
+fn remove_stale_images(dir: &Path, ext: &str, written: &[ImageJob]) -> anyhow::Result<()> {
+    let ours = |name: &str| {
+        let Some(stem) = name.strip_suffix(ext).and_then(|n| n.strip_suffix('.')) else {
+            return false;
+        };
+        let number = stem
+            .strip_prefix("puzzle-")
+            .or_else(|| stem.strip_prefix("solution-"));
+        number.is_some_and(|n| n.len() >= 4 && n.bytes().all(|b| b.is_ascii_digit()))
+    };
+    let entries = fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))?;
+    for entry in entries {
+        let entry = entry.with_context(|| format!("reading {}", dir.display()))?;
+        let path = entry.path();
+        let stale = entry.file_name().to_str().is_some_and(ours)
+            && entry.file_type().is_ok_and(|t| t.is_file())
+            && !written.iter().any(|job| job.path == path);
+        if stale {
+            fs::remove_file(&path).with_context(|| format!("removing {}", path.display()))?;
+        }
+    }
+    Ok(())
 }
 
 /// The offline play page of the chosen puzzles, numbered as in the book.
