@@ -202,6 +202,27 @@ fn an_out_that_cannot_be_created_is_a_clear_error() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("creating").and(predicates::str::contains("not-a-dir")));
+    // The file itself as OUT (generate and merge): named as what it is. Regression:
+    // merge said "reading not-a-dir: Not a directory".
+    generate(&file)
+        .count(10)
+        .cmd()
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "not-a-dir exists and is not a directory",
+        ));
+    let bank = generate(dir.path().join("bank")).count(10).bank();
+    common::factory()
+        .arg("merge")
+        .arg(&file)
+        .arg(&bank)
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "not-a-dir exists and is not a directory",
+        ));
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "x");
 }
 
 /// Regression: resume used to try `remove_file` on the `histograms` directory of an

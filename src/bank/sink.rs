@@ -39,6 +39,8 @@ pub const HISTOGRAMS: &str = "histograms";
 pub enum SinkError {
     #[error("{0} already holds a bank (found {1}); pass --force to replace it")]
     Occupied(PathBuf, String),
+    #[error("{0} exists and is not a directory; a bank is a directory")]
+    NotADirectory(PathBuf),
     #[error("{0} does not match its size or checksum in the manifest; the bank cannot be resumed (check it with `sudoku-factory verify`)")]
     Corrupt(PathBuf),
     #[error("{action} {path}")]
@@ -562,6 +564,9 @@ pub fn remove_dir_if_empty(dir: &Path) {
 /// For commands that must fail before a long computation rather than after it
 /// (`merge`); [`BankWriter::create`] still checks again and clears the old files.
 pub fn refuse_occupied(dir: &Path, force: bool) -> Result<(), SinkError> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(SinkError::NotADirectory(dir.to_path_buf()));
+    }
     if force || !dir.exists() {
         return Ok(());
     }
@@ -604,6 +609,9 @@ impl BankWriter {
     /// (then removes the old bank's files, and only those).
     pub fn create(config: SinkConfig, params: Params) -> Result<BankWriter, SinkError> {
         let dir = &config.dir;
+        if dir.exists() && !dir.is_dir() {
+            return Err(SinkError::NotADirectory(dir.clone()));
+        }
         fs::create_dir_all(dir).map_err(io_err("creating", dir))?;
         let found = bank_files(dir)?;
         if !found.is_empty() {
