@@ -413,6 +413,19 @@ fn a_puzzle_file_or_stdin_is_solved_and_bad_lines_are_named() {
     assert!(!pdf.exists());
 }
 
+/// A copy of [`bank`]'s files in `dir/name`, for a test to damage or aim at.
+fn copy_of_bank(dir: &Path, name: &str) -> PathBuf {
+    let copy = dir.join(name);
+    std::fs::create_dir(&copy).unwrap();
+    for name in listing(bank()) {
+        let from = bank().join(&name);
+        if from.is_file() {
+            std::fs::copy(&from, copy.join(&name)).unwrap();
+        }
+    }
+    copy
+}
+
 #[test]
 fn bad_input_is_exit_2_and_nothing_is_written() {
     let dir = tempfile::tempdir().unwrap();
@@ -446,14 +459,7 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
     render(bank(), &[]).assert().code(2);
 
     // A bank that fails the manifest checks: a shard of the wrong size.
-    let broken = dir.path().join("broken");
-    std::fs::create_dir(&broken).unwrap();
-    for name in listing(bank()) {
-        let from = bank().join(&name);
-        if from.is_file() {
-            std::fs::copy(&from, broken.join(&name)).unwrap();
-        }
-    }
+    let broken = copy_of_bank(dir.path(), "broken");
     let shard = broken.join("bank-00000.csv.zst");
     let mut bytes = std::fs::read(&shard).unwrap();
     bytes.pop();
@@ -506,14 +512,7 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
         stderr_of(&run)
     );
     assert!(!same.exists());
-    let copy = dir.path().join("copy");
-    std::fs::create_dir(&copy).unwrap();
-    for name in listing(bank()) {
-        let from = bank().join(&name);
-        if from.is_file() {
-            std::fs::copy(&from, copy.join(&name)).unwrap();
-        }
-    }
+    let copy = copy_of_bank(dir.path(), "copy");
     let before = std::fs::read(copy.join("manifest.json")).unwrap();
     for (flag, name) in [("--txt", "manifest.json"), ("--pdf", "bank-00000.csv.zst")] {
         let run = render(&copy, &["--count", "2", "--force", flag])
