@@ -2,7 +2,8 @@
 //! a report piped into `head` that stops reading, or a stderr nobody reads, never makes
 //! a command panic or skip its files; a full disk under stdout is an error (exit 2)
 //! with a message. Regressions: `stats`, `bench`, `verify`, `generate` and `export`
-//! used to exit 101 (a panic in `print!`/`eprintln!`) in these cases.
+//! used to exit 101 (a panic in `print!`/`eprintln!`) in these cases. And an output
+//! named on the command line that is a pipe or a device is refused, never renamed over.
 
 mod common;
 
@@ -139,4 +140,65 @@ fn a_full_disk_under_stdout_is_an_error_not_a_panic() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("writing to standard output"), "{err}");
+}
+
+/// Regression: `export --to /dev/null --force` wrote its temporary file and renamed it
+/// over /dev/null, replacing the device with a regular file. Tested on a FIFO in a
+/// temporary directory (never on a real device): refused by every command that
+/// writes a named output, even with `--force`, and left a FIFO.
+#[test]
+fn an_output_that_is_a_pipe_is_refused_not_replaced() {
+    use std::os::unix::fs::FileTypeExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let bank = small_bank(tmp.path());
+    let fifo = tmp.path().join("fifo");
+    let made = Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .expect("mkfifo runs");
+    assert!(made.success());
+    let runs: [&[&std::ffi::OsStr]; 4] = [
+        &[
+            "export".as_ref(),
+            bank.as_os_str(),
+            "--to".as_ref(),
+            fifo.as_os_str(),
+            "--format".as_ref(),
+            "csv".as_ref(),
+            "--force".as_ref(),
+        ],
+        &[
+            "stats".as_ref(),
+            bank.as_os_str(),
+            "--svg".as_ref(),
+            fifo.as_os_str(),
+            "--force".as_ref(),
+        ],
+        &[
+            "render".as_ref(),
+            bank.as_os_str(),
+            "--count".as_ref(),
+            "1".as_ref(),
+            "--txt".as_ref(),
+            fifo.as_os_str(),
+            "--force".as_ref(),
+        ],
+        &[
+            "render".as_ref(),
+            bank.as_os_str(),
+            "--count".as_ref(),
+            "1".as_ref(),
+            "--txt".as_ref(),
+            fifo.as_os_str(),
+            "--append".as_ref(),
+        ],
+    ];
+    for args in runs {
+        let out = run(args, Stdio::null(), Stdio::piped());
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("is not a regular file"), "{args:?}: {err}");
+        let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "{args:?} replaced the FIFO");
+    }
 }

@@ -160,6 +160,19 @@ fn resolve_format(args: &ExportArgs) -> anyhow::Result<(Format, bool)> {
     Ok((format, zstd))
 }
 
+/// Outputs are written under a temporary name and renamed over FILE, which would
+/// replace a device or a pipe with a file (`export --to /dev/null --force` replaced
+/// /dev/null): such a FILE is refused, even with `--force`.
+pub(crate) fn refuse_special(to: &Path) -> anyhow::Result<()> {
+    if fs::metadata(to).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
+        bail!(
+            "{} is not a regular file (a device or a pipe); outputs are files, written whole and renamed into place",
+            to.display()
+        );
+    }
+    Ok(())
+}
+
 /// FILE must not exist unless `--force`, and its directory must (checked before
 /// anything is read or written; a missing directory would otherwise be reported
 /// late, under the temporary file's name).
@@ -175,6 +188,7 @@ pub(crate) fn refuse_existing(to: &Path, force: bool) -> anyhow::Result<()> {
             dir.display()
         );
     }
+    refuse_special(to)?;
     match fs::symlink_metadata(to) {
         Ok(meta) if meta.is_dir() => bail!("{} is a directory, not a file to write", to.display()),
         Ok(_) if !force => bail!(

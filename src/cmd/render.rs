@@ -36,7 +36,8 @@ use crate::run::pipeline::canonical_key;
 use crate::with_board;
 
 use super::export::{
-    check_bands, check_complete, refuse_bank_file, refuse_existing, sweep_stale_temps, temp_name,
+    check_bands, check_complete, refuse_bank_file, refuse_existing, refuse_special,
+    sweep_stale_temps, temp_name,
 };
 use super::{open_input, Outcome};
 
@@ -73,6 +74,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
             refuse_existing(txt, args.force)?;
         } else if txt.is_dir() {
             bail!("{} is a directory, not a file to append to", txt.display());
+        } else {
+            refuse_special(txt)?;
         }
     }
     // No two outputs on one file (one would replace the other), none over a file of
