@@ -90,5 +90,17 @@ fn a_worker_index_out_of_range_or_missing_is_refused() {
         .assert()
         .code(2)
         .stderr(predicates::str::contains("--workers needs --worker"));
+    // Regression: an index from the scheduler was blamed on `--worker`, never given.
+    generate(&out)
+        .count(10)
+        .args(["--workers", "3"])
+        .cmd()
+        .env("SLURM_ARRAY_TASK_ID", "5")
+        .env_remove("JOB_COMPLETION_INDEX")
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "$SLURM_ARRAY_TASK_ID 5 is out of range for --workers 3",
+        ));
     assert!(!out.exists());
 }

@@ -598,20 +598,22 @@ fn worker_index(args: &GenerateArgs) -> anyhow::Result<u64> {
                 std::env::var(var).ok().map(|v| {
                     v.trim()
                         .parse::<u64>()
+                        .map(|k| (k, format!("${var}")))
                         .with_context(|| format!("${var}={v:?} is not a worker index"))
                 })
             })
     };
-    let worker = match args.worker {
-        Some(k) => k,
-        None if args.workers == 1 => 0,
+    // The index and where it came from, for the message when it is out of range.
+    let (worker, source) = match args.worker {
+        Some(k) => (k, "--worker".to_string()),
+        None if args.workers == 1 => (0, "--worker".to_string()),
         None => from_env().transpose()?.context(
             "--workers needs --worker K (or $SLURM_ARRAY_TASK_ID / $JOB_COMPLETION_INDEX)",
         )?,
     };
     if worker >= args.workers {
         bail!(
-            "--worker {worker} is out of range for --workers {} (0..{})",
+            "{source} {worker} is out of range for --workers {} (0..{})",
             args.workers,
             args.workers - 1
         );
