@@ -302,6 +302,16 @@ fn an_expand_worker_killed_mid_run_resumes_into_the_same_shards() {
     let listed = || read_manifest(&w0).map(|m| m.shards.len()).unwrap_or(0);
     let killed = kill_when(stage2(&run, &seeds, &w0, 2, 0, false), || listed() >= 3);
     assert!(killed, "the worker finished before it could be killed");
+    // Regression: stage 1's files not found on resume (a relative --seeds read from
+    // another directory) gave "reading seeds: No such file or directory".
+    let away = dir.path().join("seeds-moved");
+    std::fs::rename(&seeds, &away).unwrap();
+    resume(&w0)
+        .cmd()
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("are not found from here"));
+    std::fs::rename(&away, &seeds).unwrap();
     resume(&w0).args(["--threads", "1"]).run();
     let m = read_manifest(&w0).unwrap();
     assert!(m.complete);

@@ -243,6 +243,13 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
                 return Ok(Outcome::Clean);
             }
             let job = Job::from_manifest(dir, &manifest)?;
+            if let Some(seeds) = job.seeds.as_ref().filter(|s| !s.exists()) {
+                bail!(
+                    "{}: the seed files of stage 1 ({}, as given to --seeds) are not found from here; a relative --seeds is read from where the run started: resume from there, or give --seeds as an absolute path next time",
+                    dir.join(sink::MANIFEST).display(),
+                    seeds.display()
+                );
+            }
             let files = job.seed_files()?;
             let start = resume_point(&job, &manifest)?;
             let config = SinkConfig {
