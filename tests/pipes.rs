@@ -157,44 +157,22 @@ fn an_output_that_is_a_pipe_is_refused_not_replaced() {
         .status()
         .expect("mkfifo runs");
     assert!(made.success());
-    let runs: [&[&std::ffi::OsStr]; 4] = [
-        &[
-            "export".as_ref(),
-            bank.as_os_str(),
-            "--to".as_ref(),
-            fifo.as_os_str(),
-            "--format".as_ref(),
-            "csv".as_ref(),
-            "--force".as_ref(),
+    let (bank, fifo_path) = (bank.to_str().unwrap(), fifo.to_str().unwrap());
+    let runs = [
+        vec![
+            "export", bank, "--to", fifo_path, "--format", "csv", "--force",
         ],
-        &[
-            "stats".as_ref(),
-            bank.as_os_str(),
-            "--svg".as_ref(),
-            fifo.as_os_str(),
-            "--force".as_ref(),
+        vec!["stats", bank, "--svg", fifo_path, "--force"],
+        vec![
+            "render", bank, "--count", "1", "--txt", fifo_path, "--force",
         ],
-        &[
-            "render".as_ref(),
-            bank.as_os_str(),
-            "--count".as_ref(),
-            "1".as_ref(),
-            "--txt".as_ref(),
-            fifo.as_os_str(),
-            "--force".as_ref(),
-        ],
-        &[
-            "render".as_ref(),
-            bank.as_os_str(),
-            "--count".as_ref(),
-            "1".as_ref(),
-            "--txt".as_ref(),
-            fifo.as_os_str(),
-            "--append".as_ref(),
+        vec![
+            "render", bank, "--count", "1", "--txt", fifo_path, "--append",
         ],
     ];
     for args in runs {
-        let out = run(args, Stdio::null(), Stdio::piped());
+        let os: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+        let out = run(&os, Stdio::null(), Stdio::piped());
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains("is not a regular file"), "{args:?}: {err}");
