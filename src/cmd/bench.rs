@@ -4,7 +4,6 @@
 //! write `OUT/bench.csv`, `OUT/bench.json` and `OUT/bench.svg`. Progress (one line per
 //! finished row) goes to stderr.
 
-use crate::say;
 use std::fs;
 use std::time::Duration;
 
@@ -15,6 +14,7 @@ use crate::cli::BenchArgs;
 use crate::engine::generate::{Carve, Fill};
 use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
+use crate::say;
 
 use super::{write_stdout, Outcome};
 

@@ -14,7 +14,6 @@
 //! file, which is never mistaken for FILE). The formats themselves live in
 //! [`crate::bank::export`].
 
-use crate::say;
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -33,6 +32,7 @@ use crate::bank::{self, RecordReader};
 use crate::cli::ExportArgs;
 use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
+use crate::say;
 
 use super::Outcome;
 

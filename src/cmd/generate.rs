@@ -3,7 +3,6 @@
 //! and a summary on stderr. `--resume OUT` rebuilds the same plan from the manifest
 //! and continues after the last complete shard.
 
-use crate::say;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
@@ -23,6 +22,7 @@ use crate::engine::nxn::census::{census4, CensusQuery};
 use crate::run::pipeline::{self, canonical_key, Output, PipelineError, Plan, Start, Summary};
 use crate::run::seed::SeedPuzzle;
 use crate::run::timing;
+use crate::say;
 
 use super::Outcome;
 

@@ -3,7 +3,6 @@
 //! `--threads`, and print a summary on stderr (inputs, rows read, duplicates removed,
 //! rows capped, rows written).
 
-use crate::say;
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Instant;
@@ -14,6 +13,7 @@ use crate::bank::merge::{self, Input, MergeConfig, MergeError, Order};
 use crate::bank::sink::{self, MergeInput, MergeParams, Params, SinkConfig};
 use crate::cli::MergeArgs;
 use crate::engine::grid::Size;
+use crate::say;
 
 use super::Outcome;
 

@@ -13,7 +13,6 @@
 //! temporary file, so the file is never seen half-appended. The layout and the
 //! writers are in [`crate::render`].
 
-use crate::say;
 use std::fs::{self, File};
 use std::io::{BufRead, Write};
 use std::path::{Path, PathBuf};
@@ -33,6 +32,7 @@ use crate::render::layout::{self, BookConfig, Trim};
 use crate::render::select::{Candidate, Config, Selector};
 use crate::render::{pdf, png, svg, Puzzle};
 use crate::run::pipeline::canonical_key;
+use crate::say;
 use crate::with_board;
 
 use super::export::{

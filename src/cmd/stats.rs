@@ -6,7 +6,6 @@
 //! only reads the bank: nothing is written into `OUT`. The summary is the data this command was asked for, so it goes to
 //! stdout; warnings go to stderr.
 
-use crate::say;
 use std::fs;
 use std::path::Path;
 
@@ -18,6 +17,7 @@ use crate::bank::{self, ShardReader};
 use crate::cli::StatsArgs;
 use crate::engine::board::Board;
 use crate::engine::grade::BandTable;
+use crate::say;
 
 use super::export::{refuse_bank_file, refuse_existing};
 use super::render::write_file;

@@ -7,7 +7,6 @@
 //! puzzle hashes, filled once per chunk so that no lock is taken per row. Exit code 0
 //! when clean, 1 on any defect, 2 when the bank cannot be read at all.
 
-use crate::say;
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasherDefault, Hasher};
 use std::path::Path;
@@ -23,6 +22,7 @@ use crate::bank::{self, Row, RowError, ShardReader};
 use crate::cli::VerifyArgs;
 use crate::engine::board::Board;
 use crate::engine::grade::BandTable;
+use crate::say;
 
 use super::Outcome;
 
