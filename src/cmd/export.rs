@@ -160,6 +160,14 @@ fn resolve_format(args: &ExportArgs) -> anyhow::Result<(Format, bool)> {
     Ok((format, zstd))
 }
 
+/// The directory a file is in (`.` for a bare name).
+pub(crate) fn parent_of(path: &Path) -> &Path {
+    match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    }
+}
+
 /// Outputs are written under a temporary name and renamed over FILE, which would
 /// replace a device or a pipe with a file (`export --to /dev/null --force` replaced
 /// /dev/null): such a FILE is refused, even with `--force`.
@@ -177,10 +185,7 @@ pub(crate) fn refuse_special(to: &Path) -> anyhow::Result<()> {
 /// anything is read or written; a missing directory would otherwise be reported
 /// late, under the temporary file's name).
 pub(crate) fn refuse_existing(to: &Path, force: bool) -> anyhow::Result<()> {
-    let dir = match to.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let dir = parent_of(to);
     if !dir.is_dir() {
         bail!(
             "{}: the directory {} does not exist",
@@ -205,10 +210,7 @@ pub(crate) fn refuse_bank_file(to: &Path, dir: &Path) -> anyhow::Result<()> {
     let name = to.file_name().and_then(|n| n.to_str()).unwrap_or_default();
     let is_bank_name =
         name == MANIFEST || (name.starts_with("bank-") && name.ends_with(".csv.zst"));
-    let parent = match to.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
+    let parent = parent_of(to);
     let same_dir = match (parent.canonicalize(), dir.canonicalize()) {
         (Ok(a), Ok(b)) => a == b,
         _ => false,
@@ -450,14 +452,10 @@ pub(crate) fn temp_name(dest: &Path) -> anyhow::Result<PathBuf> {
 pub(crate) fn sweep_stale_temps(dest: &Path) {
     #[cfg(target_os = "linux")]
     {
-        let (Some(name), Some(dir)) = (dest.file_name(), dest.parent()) else {
+        let Some(name) = dest.file_name() else {
             return;
         };
-        let dir = if dir.as_os_str().is_empty() {
-            Path::new(".")
-        } else {
-            dir
-        };
+        let dir = parent_of(dest);
         let prefix = format!(".{}.tmp-", name.to_string_lossy());
         let Ok(entries) = fs::read_dir(dir) else {
             return;
@@ -520,10 +518,7 @@ impl TempOutput {
         fs::rename(&self.tmp, &self.dest).with_context(|| {
             format!("renaming {} to {}", self.tmp.display(), self.dest.display())
         })?;
-        let parent = match self.dest.parent() {
-            Some(p) if !p.as_os_str().is_empty() => p,
-            _ => Path::new("."),
-        };
+        let parent = parent_of(&self.dest);
         File::open(parent)
             .and_then(|d| d.sync_all())
             .with_context(|| format!("syncing directory {}", parent.display()))?;

@@ -36,7 +36,7 @@ use crate::say;
 use crate::with_board;
 
 use super::export::{
-    check_bands, check_complete, refuse_bank_file, refuse_existing, refuse_special,
+    check_bands, check_complete, parent_of, refuse_bank_file, refuse_existing, refuse_special,
     sweep_stale_temps, temp_name,
 };
 use super::{open_input, Outcome};
@@ -621,14 +621,6 @@ fn same_file(a: &Path, b: &Path) -> bool {
         )
     };
     a == b || matches!((key(a), key(b)), ((Some(x), n), (Some(y), m)) if x == y && n == m)
-}
-
-/// The directory a file is in (`.` for a bare name).
-fn parent_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
 }
 
 /// Makes the renames in `dir` durable.
