@@ -26,7 +26,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::Connection;
 
-use crate::bank::export::{ExportError, Field, Filter, Format, Schema, SQLITE_USER_VERSION};
+use crate::bank::export::{
+    ExportError, Field, Filter, Format, Schema, SQLITE_INDEXES, SQLITE_LOAD_PRAGMAS,
+    SQLITE_USER_VERSION,
+};
 use crate::bank::sink::{Manifest, MANIFEST};
 use crate::bank::{self, RecordReader};
 use crate::cli::ExportArgs;
@@ -722,27 +725,10 @@ fn load_sqlite(
     let path = &output.tmp;
     let context = || format!("writing the SQLite database {}", path.display());
     let mut conn = Connection::open(path).with_context(context)?;
-    // A bulk load into a file nobody else sees yet: no journal, no fsync per commit
-    // (the finished file is fsynced before its rename); a page cache of 16 MiB, which
-    // also bounds the sorter of the index builds (more did not speed them up). Pages of
-    // 16 KiB instead of 4: a quarter of the page-cache work per row (measured on 1M
-    // rows: 2.0 s of CPU instead of 2.5).
-    conn.pragma_update(None, "journal_mode", "OFF")
-        .with_context(context)?;
-    conn.pragma_update(None, "synchronous", "OFF")
-        .with_context(context)?;
-    conn.pragma_update(None, "locking_mode", "EXCLUSIVE")
-        .with_context(context)?;
-    conn.pragma_update(None, "page_size", 16384)
-        .with_context(context)?;
-    conn.pragma_update(None, "cache_size", -16384)
-        .with_context(context)?;
-    // Every row is checked by `Schema::field` against the rules the table's CHECK
-    // constraints state (board lengths, clue range, non-negative integers), so the load
-    // skips evaluating them a second time (`length()` scans each board: 0.2 s of 1M
-    // rows). The pragma is this connection's; the constraints stay in the schema.
-    conn.pragma_update(None, "ignore_check_constraints", "ON")
-        .with_context(context)?;
+    for (name, value) in SQLITE_LOAD_PRAGMAS {
+        conn.pragma_update(None, name, value)
+            .with_context(context)?;
+    }
     let schema = rows.schema;
     let tx = conn.transaction().with_context(context)?;
     tx.execute_batch(&schema.create_table_sql())
@@ -768,7 +754,7 @@ fn load_sqlite(
             Ok(())
         })?;
     }
-    for sql in schema.index_sql() {
+    for sql in SQLITE_INDEXES {
         tx.execute_batch(sql).with_context(context)?;
     }
     tx.execute_batch("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
