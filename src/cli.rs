@@ -395,7 +395,8 @@ pub struct ExportArgs {
     #[arg(value_name = "BANK")]
     pub bank: PathBuf,
     /// The file to write. It appears only when complete (written under a temporary
-    /// name beside it, then renamed).
+    /// name beside it, then renamed). `-` writes to standard output (jsonl,
+    /// csv-kaggle and csv, named by --format).
     #[arg(long, value_name = "FILE")]
     pub to: PathBuf,
     /// Output format (default: from FILE's extension: .sqlite/.db, .jsonl, .csv, .csv.zst).

@@ -542,3 +542,57 @@ fn a_16x16_bank_exports_to_sqlite_and_jsonl() {
     );
     assert!(!dir.path().join("k.csv").exists());
 }
+
+/// `export BANK --to - ARGS...` run in `cwd`, not yet run.
+fn export_stdout(bank: &Path, cwd: &Path, args: &[&str]) -> assert_cmd::Command {
+    let mut cmd = export(bank, Path::new("-"), args);
+    cmd.current_dir(cwd);
+    cmd
+}
+
+/// `--to -`: the streamed formats go to standard output, byte for byte what they
+/// write to a file; SQLite (a file it seeks in) and a missing `--format` are refused.
+/// Regression: `--to -` wrote a file named `-` in the working directory.
+#[test]
+fn standard_output_takes_the_streamed_formats() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = small_bank(dir.path(), "bank");
+    let cwd = dir.path().join("cwd");
+    std::fs::create_dir(&cwd).unwrap();
+    for (name, args) in [
+        ("a.jsonl", &["--format", "jsonl"][..]),
+        ("a.csv", &["--format", "csv"][..]),
+        ("a.csv.zst", &["--format", "csv", "--zstd"][..]),
+        ("k.csv", &["--format", "csv-kaggle"][..]),
+    ] {
+        let file = dir.path().join(name);
+        export(&bank, &file, &[args, &["-q"]].concat())
+            .assert()
+            .success();
+        let out = export_stdout(&bank, &cwd, &[args, &["-q"]].concat())
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{name}: {out:?}");
+        let want = std::fs::read(&file).unwrap();
+        assert!(out.stdout == want, "{name}: stdout differs from the file");
+        assert!(out.stderr.is_empty(), "{name}: {out:?}");
+    }
+    // The summary names standard output.
+    let out = export_stdout(&bank, &cwd, &["--format", "jsonl", "--limit", "3"])
+        .output()
+        .unwrap();
+    assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), 3);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("exported 3 of 2000 rows to standard output"),
+        "{err}"
+    );
+
+    let stderr = fails_naming(
+        export_stdout(&bank, &cwd, &["--format", "sqlite"]),
+        &["sqlite", "standard output", "--to"],
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    fails_naming(export_stdout(&bank, &cwd, &[]), &["--to -", "--format"]);
+    assert_eq!(listing(&cwd), Vec::<String>::new());
+}

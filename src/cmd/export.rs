@@ -52,10 +52,13 @@ const WRITE_BACK_EVERY: std::time::Duration = std::time::Duration::from_millis(2
 
 pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
-    let (format, zstd) = resolve_format(args)?;
-    refuse_existing(&args.to, args.force)?;
+    let to_stdout = args.to.as_os_str() == "-";
+    let (format, zstd) = resolve_format(args, to_stdout)?;
     let dir = &args.bank;
-    refuse_bank_file(&args.to, dir)?;
+    if !to_stdout {
+        refuse_existing(&args.to, args.force)?;
+        refuse_bank_file(&args.to, dir)?;
+    }
     let manifest = bank::read_manifest(dir)?;
     let size = manifest
         .params
@@ -91,7 +94,11 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         kept: 0,
     };
     let bar = progress(args.quiet, manifest.rows);
-    let output = TempOutput::new(&args.to)?;
+    let output = if to_stdout {
+        Output::Stdout
+    } else {
+        Output::File(TempOutput::new(&args.to)?)
+    };
 
     let (to_writer, batches) = mpsc::sync_channel::<Batch>(BATCHES_IN_FLIGHT);
     let (recycle, recycled) = mpsc::channel::<Batch>();
@@ -109,11 +116,12 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
             filter: &mut filter,
             bar: &bar,
         };
-        let written = match format {
-            Format::Sqlite => write_sqlite(&output, &mut rows, manifest, args),
-            Format::Jsonl => write_lines(&output, &mut rows, Lines::Json(schema.json_keys())),
-            Format::CsvKaggle => write_lines(&output, &mut rows, Lines::Kaggle),
-            Format::Csv => write_csv(&output, &mut rows, header, zstd),
+        let written = match (format, &output) {
+            (Format::Sqlite, Output::File(file)) => write_sqlite(file, &mut rows, manifest, args),
+            (Format::Sqlite, Output::Stdout) => unreachable!("refused by resolve_format"),
+            (Format::Jsonl, _) => write_lines(&output, &mut rows, Lines::Json(schema.json_keys())),
+            (Format::CsvKaggle, _) => write_lines(&output, &mut rows, Lines::Kaggle),
+            (Format::Csv, _) => write_csv(&output, &mut rows, header, zstd),
         };
         // Stop the reader if the writer stopped first (an error, or --limit reached).
         drop(batches);
@@ -123,35 +131,55 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         )
     });
     bar.finish_and_clear();
-    written?;
-    read?;
+    // A reader that closed standard output (`... --to - | head`) wanted no more rows:
+    // not a failure, and the rest of the bank is not read.
+    let closed = to_stdout && written.as_ref().is_err_and(super::is_broken_pipe);
+    if !closed {
+        written?;
+        read?;
+    }
+    let name = output.name();
     output.commit()?;
 
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64();
         say!(
-            "sudoku-factory: exported {} of {} rows to {} ({}) in {secs:.2} s, {:.0} rows/s",
+            "sudoku-factory: exported {} of {} rows to {} ({}) in {secs:.2} s, {:.0} rows/s{}",
             filter.kept,
             manifest.rows,
-            args.to.display(),
+            name,
             format.name(),
-            filter.kept as f64 / secs.max(1e-9)
+            filter.kept as f64 / secs.max(1e-9),
+            if closed {
+                " (standard output was closed: stopped there)"
+            } else {
+                ""
+            }
         );
     }
     Ok(Outcome::Clean)
 }
 
-/// `--format`, or the one FILE's extension implies; and whether to compress.
-fn resolve_format(args: &ExportArgs) -> anyhow::Result<(Format, bool)> {
+/// `--format`, or the one FILE's extension implies; and whether to compress. Standard
+/// output (`--to -`) takes the streamed formats, named by `--format`.
+fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format, bool)> {
     let inferred = Format::infer(&args.to);
     let format = match (args.format, inferred) {
         (Some(f), _) => Format::from(f),
+        (None, _) if to_stdout => bail!(
+            "--to - writes to standard output: pass --format jsonl, csv-kaggle or csv"
+        ),
         (None, Some((f, _))) => f,
         (None, None) => bail!(
             "cannot tell the format from the name {}: pass --format sqlite, jsonl, csv-kaggle or csv (or name it .sqlite, .db, .jsonl, .csv or .csv.zst)",
             args.to.display()
         ),
     };
+    if to_stdout && format == Format::Sqlite {
+        bail!(
+            "--format sqlite cannot go to standard output (--to -): SQLite writes a file it can seek in; name one, e.g. --to puzzles.sqlite"
+        );
+    }
     let zstd = args.zstd || (format == Format::Csv && inferred == Some((Format::Csv, true)));
     if zstd && format != Format::Csv {
         bail!(
@@ -536,6 +564,71 @@ impl Drop for TempOutput {
     }
 }
 
+/// Where the rows go: FILE (through its temporary twin) or standard output
+/// (`--to -`, the streamed formats: a pipe has no half-written state to hide).
+enum Output {
+    File(TempOutput),
+    Stdout,
+}
+
+impl Output {
+    /// What the summary calls it.
+    fn name(&self) -> String {
+        match self {
+            Output::File(file) => file.dest.display().to_string(),
+            Output::Stdout => "standard output".to_string(),
+        }
+    }
+
+    /// What error messages call it: the file being written.
+    fn writing(&self) -> String {
+        match self {
+            Output::File(file) => format!("writing {}", file.tmp.display()),
+            Output::Stdout => "writing to standard output".to_string(),
+        }
+    }
+
+    fn create_streamed(&self) -> anyhow::Result<Sink> {
+        Ok(match self {
+            Output::File(file) => Sink::File(file.create_streamed()?),
+            Output::Stdout => Sink::Stdout(io::stdout().lock()),
+        })
+    }
+
+    fn write_error(&self, e: impl Into<anyhow::Error>) -> RowFailure {
+        RowFailure::Write(e.into().context(self.writing()))
+    }
+
+    fn commit(self) -> anyhow::Result<()> {
+        match self {
+            Output::File(file) => file.commit(),
+            Output::Stdout => Ok(()),
+        }
+    }
+}
+
+/// The writer of a streamed format.
+enum Sink {
+    File(WriteBack),
+    Stdout(io::StdoutLock<'static>),
+}
+
+impl Write for Sink {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            Sink::File(w) => w.write(buf),
+            Sink::Stdout(w) => w.write(buf),
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            Sink::File(w) => w.flush(),
+            Sink::Stdout(w) => w.flush(),
+        }
+    }
+}
+
 /// A file that asks the kernel to start writing its pages to disk every
 /// [`WriteBack::STEP`] bytes (`sync_file_range(SYNC_FILE_RANGE_WRITE)`, which does not
 /// wait), so the fsync before the rename finds little left to do: on a 1M-row JSON
@@ -623,7 +716,7 @@ enum Lines {
     Kaggle,
 }
 
-fn write_lines(output: &TempOutput, rows: &mut Rows<'_>, lines: Lines) -> anyhow::Result<()> {
+fn write_lines(output: &Output, rows: &mut Rows<'_>, lines: Lines) -> anyhow::Result<()> {
     let mut file = output.create_streamed()?;
     let mut buf = Vec::with_capacity(2 * WRITE_CHUNK);
     if let Lines::Kaggle = lines {
@@ -642,13 +735,14 @@ fn write_lines(output: &TempOutput, rows: &mut Rows<'_>, lines: Lines) -> anyhow
         Ok(())
     })?;
     file.write_all(&buf)
-        .with_context(|| format!("writing {}", output.tmp.display()))
+        .and_then(|()| file.flush())
+        .with_context(|| output.writing())
 }
 
 /// The plain or zstd-compressed output of `--format csv`.
 enum CsvOut {
-    Plain(BufWriter<WriteBack>),
-    Zstd(zstd::Encoder<'static, BufWriter<WriteBack>>),
+    Plain(BufWriter<Sink>),
+    Zstd(zstd::Encoder<'static, BufWriter<Sink>>),
 }
 
 impl Write for CsvOut {
@@ -667,7 +761,7 @@ impl Write for CsvOut {
 }
 
 fn write_csv(
-    output: &TempOutput,
+    output: &Output,
     rows: &mut Rows<'_>,
     header: &csv::ByteRecord,
     zstd: bool,
@@ -683,7 +777,7 @@ fn write_csv(
         .buffer_capacity(WRITE_CHUNK)
         .from_writer(out);
     csv.write_byte_record(header)
-        .with_context(|| format!("writing {}", output.tmp.display()))?;
+        .with_context(|| output.writing())?;
     let schema = rows.schema;
     rows.each(|record| {
         schema.check(record)?;
@@ -692,15 +786,14 @@ fn write_csv(
     })?;
     let finished = csv
         .into_inner()
-        .map_err(|e| anyhow!("{}", e.error()))
+        .map_err(|e| e.into_error())
         .and_then(|out| match out {
-            CsvOut::Plain(w) => w.into_inner().map(drop).map_err(|e| e.into_error().into()),
-            CsvOut::Zstd(w) => w
-                .finish()
-                .and_then(|w| w.into_inner().map(drop).map_err(|e| e.into_error()))
-                .map_err(Into::into),
-        });
-    finished.with_context(|| format!("writing {}", output.tmp.display()))
+            CsvOut::Plain(w) => Ok(w),
+            CsvOut::Zstd(w) => w.finish(),
+        })
+        .and_then(|w| w.into_inner().map_err(|e| e.into_error()))
+        .and_then(|mut sink| sink.flush());
+    finished.with_context(|| output.writing())
 }
 
 fn write_sqlite(
