@@ -119,3 +119,20 @@ fn bad_lines_are_answered_in_place_with_their_exit_codes() {
     assert_eq!(v["line"], 1);
     assert!(v["error"].as_str().unwrap().contains("column 40"), "{v}");
 }
+
+/// Regression: a 16×16 line was answered "column 2: unexpected character 'G'", as if
+/// it were a 9×9 board with a typo; `grade` rates 9×9 only and now says that.
+#[test]
+fn a_board_of_another_size_is_told_grade_is_9x9_only() {
+    let sixteen = format!("1G{}", ".".repeat(254));
+    let out = factory()
+        .arg("grade")
+        .write_stdin(format!("{sixteen}\n"))
+        .assert()
+        .code(2);
+    let text = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    assert_eq!(
+        text.trim_end(),
+        "line 1: 256 cells make a 16x16 board, not 9x9: this command reads 9x9 boards only"
+    );
+}

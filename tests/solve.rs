@@ -80,6 +80,31 @@ fn refuses_repeats_and_non_utf8_lines_and_answers_the_rest() {
     }
 }
 
+/// Regression: a 4×4 line given without `--size 4` was "expected 81 cells, found
+/// 16", and a 16×16 one "unexpected character 'G'"; both now name their size and
+/// the flag that reads them.
+#[test]
+fn a_board_of_another_size_points_to_size() {
+    let four = format!("1.{}4.", ".".repeat(12));
+    let sixteen = format!("1G{}", ".".repeat(254));
+    for command in ["solve", "canon", "transform"] {
+        let out = factory()
+            .arg(command)
+            .write_stdin(format!("{four}\n{sixteen}\n"))
+            .assert()
+            .code(2);
+        let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+        assert_eq!(
+            stdout.lines().collect::<Vec<_>>(),
+            [
+                "line 1: 16 cells make a 4x4 board, not 9x9: pass --size 4",
+                "line 2: 256 cells make a 16x16 board, not 9x9: pass --size 16",
+            ],
+            "{command}"
+        );
+    }
+}
+
 #[test]
 fn reads_a_file_and_reports_a_missing_one() {
     let dir = tempfile::tempdir().unwrap();

@@ -23,7 +23,8 @@ pub fn run(args: &GradeArgs) -> anyhow::Result<Outcome> {
     } else {
         LineErrors::Text
     };
-    for_each_line_as::<Nine>(&args.input, errors, |puzzle, no, out| {
+    // Rating is 9×9 only: a line of another size is told so.
+    for_each_line_as::<Nine>(&args.input, errors, false, |puzzle, no, out| {
         steps.clear();
         let rated = if args.steps {
             rater.rate_with_steps(&puzzle, &mut steps)

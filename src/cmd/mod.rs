@@ -32,7 +32,7 @@ use std::path::PathBuf;
 use anyhow::Context;
 
 use crate::engine::board::Board;
-use crate::engine::grid::parse_board;
+use crate::engine::grid::{parse_board, ParseError};
 
 /// `eprintln!` for messages to a person (progress notes, warnings, summaries) that
 /// ignores a closed or failing stderr: when nobody reads them, the run still
@@ -102,7 +102,21 @@ pub fn for_each_line<B: Board>(
     input: &Option<PathBuf>,
     per_line: impl FnMut(B::Cells, usize, &mut dyn Write) -> io::Result<Outcome>,
 ) -> anyhow::Result<Outcome> {
-    for_each_line_as::<B>(input, LineErrors::Text, per_line)
+    for_each_line_as::<B>(input, LineErrors::Text, true, per_line)
+}
+
+/// A malformed line as a command reports it: a whole board of another size gets the
+/// way out (`--size N` where the command takes it).
+pub fn board_error(e: &ParseError, takes_size: bool) -> String {
+    match e {
+        ParseError::OtherSize { found, .. } if takes_size => {
+            format!("{e}: pass --size {}", found.side())
+        }
+        ParseError::OtherSize { expected, .. } => {
+            format!("{e}: this command reads {expected} boards only")
+        }
+        _ => e.to_string(),
+    }
 }
 
 /// How [`for_each_line_as`] answers a malformed line on stdout.
@@ -114,10 +128,12 @@ pub enum LineErrors {
     Json,
 }
 
-/// As [`for_each_line`], answering malformed lines as `errors` says.
+/// As [`for_each_line`], answering malformed lines as `errors` says; `takes_size`:
+/// whether the command has `--size` (for [`board_error`]).
 pub fn for_each_line_as<B: Board>(
     input: &Option<PathBuf>,
     errors: LineErrors,
+    takes_size: bool,
     mut per_line: impl FnMut(B::Cells, usize, &mut dyn Write) -> io::Result<Outcome>,
 ) -> anyhow::Result<Outcome> {
     let mut reader = open_input(input)?;
@@ -147,10 +163,11 @@ pub fn for_each_line_as<B: Board>(
         match parse_board(text, line_no, B::SIZE, cells.as_mut()) {
             Ok(()) => outcome = outcome.max(per_line(cells, line_no, &mut out)?),
             Err(e) => {
+                let e = board_error(&e, takes_size);
                 match errors {
                     LineErrors::Text => writeln!(out, "{e}")?,
                     LineErrors::Json => {
-                        let error = serde_json::json!({"line": line_no, "error": e.to_string()});
+                        let error = serde_json::json!({"line": line_no, "error": e});
                         writeln!(out, "{error}")?;
                     }
                 }

@@ -39,7 +39,7 @@ use super::export::{
     check_bands, check_complete, parent_of, refuse_bank_file, refuse_existing, refuse_special,
     sweep_stale_temps, temp_name,
 };
-use super::{open_input, Outcome};
+use super::{board_error, open_input, Outcome};
 
 /// Where the puzzles come from.
 enum Source {
@@ -445,7 +445,7 @@ fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puz
 /// wrong with it (naming the line, and the column of a bad character).
 fn solve_line<B: Board>(line: &[u8], line_no: usize) -> Result<(B::Cells, B::Cells), String> {
     let mut cells = B::empty();
-    parse_board(line, line_no, B::SIZE, cells.as_mut()).map_err(|e| e.to_string())?;
+    parse_board(line, line_no, B::SIZE, cells.as_mut()).map_err(|e| board_error(&e, true))?;
     match B::solve(&cells) {
         Verdict::Unique(solution) => Ok((cells, solution)),
         Verdict::NoSolution => Err(format!("line {line_no}: the puzzle has no solution")),
@@ -482,7 +482,7 @@ fn read_exclusions<B: Board>(paths: &[PathBuf]) -> anyhow::Result<std::collectio
             for (line_no, line) in read_lines(&Some(path.clone()), &name)? {
                 let mut cells = B::empty();
                 parse_board(&line, line_no, B::SIZE, cells.as_mut())
-                    .map_err(|e| anyhow!("--exclude {name}: {e}"))?;
+                    .map_err(|e| anyhow!("--exclude {name}: {}", board_error(&e, true)))?;
                 classes.insert(class_key::<B>(&B::canonical_form(&cells)));
             }
         }

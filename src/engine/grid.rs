@@ -109,6 +109,15 @@ pub enum ParseError {
         expected: usize,
         found: usize,
     },
+    /// The line is a whole board of another size (a 16×16 line given to a 9×9
+    /// reader): said so, rather than naming its first symbol or its length.
+    #[error("line {line}: {cells} cells make a {found} board, not {expected}")]
+    OtherSize {
+        line: usize,
+        cells: usize,
+        found: Size,
+        expected: Size,
+    },
     /// The line is not UTF-8 text; `column` is the character before which the first
     /// invalid byte stands.
     #[error("line {line}, column {column}: not valid UTF-8 text")]
@@ -197,7 +206,8 @@ pub fn parse_board(
             .count()
             + 1,
     })?;
-    parse_sized(text, line_no, size, out)?;
+    parse_sized(text, line_no, size, out)
+        .map_err(|e| other_size(text, line_no, size).unwrap_or(e))?;
     match find_repeat(out, size) {
         None => Ok(()),
         Some((unit, a, b)) => {
@@ -212,6 +222,28 @@ pub fn parse_board(
             })
         }
     }
+}
+
+/// [`ParseError::OtherSize`] if `text` (which failed to parse as `expected`) is a
+/// whole board of another size: as many symbols as its cells, each one of its own.
+fn other_size(text: &str, line: usize, expected: Size) -> Option<ParseError> {
+    let body = text.trim();
+    let cells = body.chars().count();
+    let found = Size::ALL
+        .into_iter()
+        .find(|s| *s != expected && s.n_cells() == cells)?;
+    let max = found.side() as u32;
+    body.chars()
+        .all(|ch| match ch {
+            '.' | '0' => true,
+            _ => ch.to_digit(36).is_some_and(|v| v <= max),
+        })
+        .then_some(ParseError::OtherSize {
+            line,
+            cells,
+            found,
+            expected,
+        })
 }
 
 /// Parses one line of the text format. `line_no` (1-based) is only used to name the
@@ -501,6 +533,48 @@ mod tests {
         );
         let err = parse_line(&PUZZLE[1..], 3).unwrap_err();
         assert_eq!(err.to_string(), "line 3: expected 81 cells, found 80");
+    }
+
+    /// A whole board of another size is named as one, whatever its first odd symbol
+    /// or its length would have said; a line that is no board of any size is not.
+    #[test]
+    fn a_board_of_another_size_is_named_as_such() {
+        let sixteen = format!("G{}", ".".repeat(255));
+        let four = format!("1.{}4.", ".".repeat(12));
+        let cases = [
+            (&sixteen, Size::Nine, Some((256, Size::Sixteen))),
+            (&four, Size::Nine, Some((16, Size::Four))),
+            (&PUZZLE.to_string(), Size::Four, Some((81, Size::Nine))),
+            (&PUZZLE.to_string(), Size::Sixteen, Some((81, Size::Nine))),
+            // 'H' is no 16x16 symbol; 17 cells are no board.
+            (&format!("H{}", ".".repeat(255)), Size::Nine, None),
+            (&".".repeat(17), Size::Nine, None),
+        ];
+        for (line, expected, other) in cases {
+            let mut out = vec![0u8; expected.n_cells()];
+            let err = parse_board(line.as_bytes(), 4, expected, &mut out).unwrap_err();
+            match other {
+                Some((cells, found)) => assert_eq!(
+                    err,
+                    ParseError::OtherSize {
+                        line: 4,
+                        cells,
+                        found,
+                        expected
+                    }
+                ),
+                None => assert!(
+                    !matches!(err, ParseError::OtherSize { .. }),
+                    "{line}: {err}"
+                ),
+            }
+        }
+        let mut out = [0u8; 81];
+        let err = parse_board(sixteen.as_bytes(), 2, Size::Nine, &mut out).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 2: 256 cells make a 16x16 board, not 9x9"
+        );
     }
 
     #[test]
