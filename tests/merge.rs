@@ -345,6 +345,37 @@ fn bad_inputs_are_errors_that_write_nothing() {
         "missing shards: bank-00001.csv.zst, bank-00002.csv.zst",
     );
 
+    // Regression: settings inherited from a hand-edited manifest were taken as they
+    // were (`shard_rows: 0` wrote one-row shards); now refused unless given by flag.
+    for (name, value, flag, chosen) in [
+        ("shard_rows", 0, "--shard-rows", "1000"),
+        ("zstd_level", 99, "--zstd-level", "3"),
+    ] {
+        let edited = dir.path().join(format!("edited-{name}"));
+        std::fs::create_dir(&edited).unwrap();
+        for file in listing(&good) {
+            if good.join(&file).is_file() {
+                std::fs::copy(good.join(&file), edited.join(&file)).unwrap();
+            }
+        }
+        let mut manifest: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(edited.join("manifest.json")).unwrap()).unwrap();
+        manifest["params"][name] = value.into();
+        std::fs::write(edited.join("manifest.json"), manifest.to_string()).unwrap();
+        refused(&[&edited], &format!("params.{name} is {value}"));
+        refused(&[&edited], flag);
+        let out = merge(
+            dir.path(),
+            "chosen",
+            &[&edited],
+            &["-q", "--force", flag, chosen],
+        );
+        let shards = listing(&out)
+            .into_iter()
+            .filter(|f| f.ends_with(".csv.zst"));
+        assert_eq!(shards.count(), 3, "{name}");
+    }
+
     // An occupied OUT is refused without --force, and left as it was.
     let other = generate(dir.path().join("other")).count(10).seed(1).bank();
     let before = checksums(&other);

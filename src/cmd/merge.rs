@@ -30,12 +30,38 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     sink::SpillDir::sweep_stale(&args.out);
 
     let first = &inputs[0].manifest.params;
+    // Inherited settings must be ones `generate` could have written: a hand-edited
+    // `shard_rows: 0` made one-row shards, a `zstd_level` of 99 zstd's slowest level.
+    let inherited = |name: &str, flag: &str, value: i64, range: std::ops::RangeInclusive<i64>| {
+        if range.contains(&value) {
+            Ok(())
+        } else {
+            Err(anyhow::anyhow!(
+                "{}: params.{name} is {value}, not {}-{}; pass {flag} N to choose",
+                inputs[0].dir.join(crate::bank::sink::MANIFEST).display(),
+                range.start(),
+                range.end()
+            ))
+        }
+    };
+    if args.shard_rows.is_none() {
+        let rows = i64::try_from(first.shard_rows).unwrap_or(i64::MAX);
+        inherited("shard_rows", "--shard-rows", rows, 1..=i64::MAX)?;
+    }
+    if args.zstd_level.is_none() {
+        inherited(
+            "zstd_level",
+            "--zstd-level",
+            first.zstd_level.into(),
+            1..=19,
+        )?;
+    }
     let order = Order::choose(&inputs);
     let config = MergeConfig {
         order,
         max_per_class: args.max_per_class,
         memory: args.memory,
-        shard_rows: args.shard_rows.unwrap_or(first.shard_rows).max(1),
+        shard_rows: args.shard_rows.unwrap_or(first.shard_rows),
         zstd_level: args.zstd_level.unwrap_or(first.zstd_level),
         layout_variants: first.variants,
     };
