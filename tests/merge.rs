@@ -364,13 +364,13 @@ fn bad_inputs_are_errors_that_write_nothing() {
         std::fs::write(edited.join("manifest.json"), manifest.to_string()).unwrap();
         refused(&[&edited], &format!("params.{name} is {value}"));
         refused(&[&edited], flag);
-        let out = merge(
+        let merged = merge(
             dir.path(),
             "chosen",
             &[&edited],
             &["-q", "--force", flag, chosen],
         );
-        let shards = listing(&out)
+        let shards = listing(&merged)
             .into_iter()
             .filter(|f| f.ends_with(".csv.zst"));
         assert_eq!(shards.count(), 3, "{name}");
