@@ -641,7 +641,10 @@ struct WriteBack {
 }
 
 impl WriteBack {
-    const STEP: u64 = 8 << 20;
+    /// 4 MiB: a 1M-row JSON Lines export onto disk took 338-370 ms (5 runs) with
+    /// 4 MiB steps against 352-382 ms with 8 MiB (less is left for the final fsync);
+    /// 2 MiB was no faster.
+    const STEP: u64 = 4 << 20;
 
     fn new(file: File) -> WriteBack {
         WriteBack {
