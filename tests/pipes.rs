@@ -27,7 +27,11 @@ fn closed_pipe() -> Stdio {
 }
 
 fn run(args: &[&std::ffi::OsStr], stdout: Stdio, stderr: Stdio) -> std::process::Output {
+    // In a scratch directory: a binary that wrote a stray file (an old `export --to -`
+    // wrote one named `-`) must not leave it in the checkout.
+    let cwd = tempfile::tempdir().unwrap();
     Command::new(bin())
+        .current_dir(cwd.path())
         .args(args)
         .stdin(Stdio::null())
         .stdout(stdout)
