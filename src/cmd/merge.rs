@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Instant;
 
-use anyhow::Context;
+use anyhow::{bail, Context};
 
 use crate::bank::merge::{self, Input, MergeConfig, MergeError, Order};
 use crate::bank::sink::{self, MergeInput, MergeParams, Params, SinkConfig};
@@ -32,29 +32,19 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     let first = &inputs[0].manifest.params;
     // Inherited settings must be ones `generate` could have written: a hand-edited
     // `shard_rows: 0` made one-row shards, a `zstd_level` of 99 zstd's slowest level.
-    let inherited = |name: &str, flag: &str, value: i64, range: std::ops::RangeInclusive<i64>| {
-        if range.contains(&value) {
-            Ok(())
-        } else {
-            Err(anyhow::anyhow!(
-                "{}: params.{name} is {value}, not {}-{}; pass {flag} N to choose",
-                inputs[0].dir.join(crate::bank::sink::MANIFEST).display(),
-                range.start(),
-                range.end()
-            ))
-        }
-    };
-    if args.shard_rows.is_none() {
-        let rows = i64::try_from(first.shard_rows).unwrap_or(i64::MAX);
-        inherited("shard_rows", "--shard-rows", rows, 1..=i64::MAX)?;
+    let manifest = inputs[0].dir.join(crate::bank::sink::MANIFEST);
+    if args.shard_rows.is_none() && first.shard_rows == 0 {
+        bail!(
+            "{}: params.shard_rows is 0; pass --shard-rows N to choose",
+            manifest.display()
+        );
     }
-    if args.zstd_level.is_none() {
-        inherited(
-            "zstd_level",
-            "--zstd-level",
-            first.zstd_level.into(),
-            1..=19,
-        )?;
+    if args.zstd_level.is_none() && !(1..=19).contains(&first.zstd_level) {
+        bail!(
+            "{}: params.zstd_level is {}, not 1-19; pass --zstd-level N to choose",
+            manifest.display(),
+            first.zstd_level
+        );
     }
     let order = Order::choose(&inputs);
     let config = MergeConfig {
