@@ -588,10 +588,12 @@ impl Output {
         }
     }
 
-    fn create_streamed(&self) -> anyhow::Result<Sink> {
+    /// The writer of a streamed format (written in chunks of [`WRITE_CHUNK`] or more,
+    /// so one dynamic call per chunk).
+    fn create_streamed(&self) -> anyhow::Result<Box<dyn Write>> {
         Ok(match self {
-            Output::File(file) => Sink::File(file.create_streamed()?),
-            Output::Stdout => Sink::Stdout(io::stdout().lock()),
+            Output::File(file) => Box::new(file.create_streamed()?),
+            Output::Stdout => Box::new(io::stdout().lock()),
         })
     }
 
@@ -603,28 +605,6 @@ impl Output {
         match self {
             Output::File(file) => file.commit(),
             Output::Stdout => Ok(()),
-        }
-    }
-}
-
-/// The writer of a streamed format.
-enum Sink {
-    File(WriteBack),
-    Stdout(io::StdoutLock<'static>),
-}
-
-impl Write for Sink {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        match self {
-            Sink::File(w) => w.write(buf),
-            Sink::Stdout(w) => w.write(buf),
-        }
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        match self {
-            Sink::File(w) => w.flush(),
-            Sink::Stdout(w) => w.flush(),
         }
     }
 }
@@ -744,8 +724,8 @@ fn write_lines(output: &Output, rows: &mut Rows<'_>, lines: Lines) -> anyhow::Re
 
 /// The plain or zstd-compressed output of `--format csv`.
 enum CsvOut {
-    Plain(BufWriter<Sink>),
-    Zstd(zstd::Encoder<'static, BufWriter<Sink>>),
+    Plain(BufWriter<Box<dyn Write>>),
+    Zstd(zstd::Encoder<'static, BufWriter<Box<dyn Write>>>),
 }
 
 impl Write for CsvOut {
