@@ -136,3 +136,39 @@ fn a_board_of_another_size_is_told_grade_is_9x9_only() {
         "line 1: 256 cells make a 16x16 board, not 9x9: this command reads 9x9 boards only"
     );
 }
+
+/// Regression: `grade --steps` listed a cell or an elimination once per pattern that
+/// gave it (`1.0 full-house [r2c6 r8c4 r2c6 r8c4 r2c6]`, an xy-wing's eliminations
+/// twice), so an app drawing hints drew them twice. Every step of these paths (an
+/// xy-wing puzzle, a full-house one, the known ones) lists each cell, placement and
+/// elimination once.
+#[test]
+fn a_step_lists_each_cell_and_deduction_once() {
+    let mut input = String::from(
+        ".76.42.....253......3....7.......2.4...7..81....485.3...9......8.....3.121..6..59\n\
+         ..9...43.....7.52..5......638.9.4.6.....5.9.....7.6..39..4......6....7.....837..2\n",
+    );
+    for (puzzle, _) in KNOWN {
+        input += &format!("{puzzle}\n");
+    }
+    let json = stdout(&["grade", "--steps", "--json"], input, 0);
+    let mut steps = 0;
+    let mut techniques = std::collections::BTreeSet::new();
+    for line in json.lines() {
+        let v: serde_json::Value = serde_json::from_str(line).unwrap();
+        for step in v["steps"].as_array().unwrap() {
+            steps += 1;
+            techniques.insert(step["technique"].as_str().unwrap().to_string());
+            for key in ["cells", "placements", "eliminations"] {
+                let items = step[key].as_array().unwrap();
+                let distinct: std::collections::BTreeSet<String> =
+                    items.iter().map(|i| i.to_string()).collect();
+                assert_eq!(distinct.len(), items.len(), "{key} repeats in {step}");
+            }
+        }
+    }
+    assert!(steps > 40, "{steps} steps");
+    for t in ["xy-wing", "full-house"] {
+        assert!(techniques.contains(t), "{t} not in {techniques:?}");
+    }
+}

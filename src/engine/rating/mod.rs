@@ -208,6 +208,18 @@ pub struct Step {
     pub eliminations: Vec<(u8, u8)>,
 }
 
+/// `items` without repeats, each at its first place (the step lists are short: a
+/// linear search beats a set).
+fn first_of_each<T: PartialEq>(items: impl Iterator<Item = T>) -> Vec<T> {
+    let mut out = Vec::new();
+    for item in items {
+        if !out.contains(&item) {
+            out.push(item);
+        }
+    }
+    out
+}
+
 /// Why a puzzle cannot be rated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum RateError {
@@ -454,12 +466,15 @@ impl Rater {
             }
             if let Some(steps) = steps.as_deref_mut() {
                 let f = &self.found;
+                // Finders record a cell or a deduction once per pattern that gives it
+                // (two full houses naming the same cell, an xy-wing found from both
+                // pincers): a step lists each once, in first-found order.
                 steps.push(Step {
                     technique: f.technique,
                     rating: f.rating,
-                    cells: f.cells.clone(),
-                    placements: f.placements.iter().map(|&(c, d)| (c, d + 1)).collect(),
-                    eliminations: f.elims.iter().map(|&(c, d)| (c, d + 1)).collect(),
+                    cells: first_of_each(f.cells.iter().copied()),
+                    placements: first_of_each(f.placements.iter().map(|&(c, d)| (c, d + 1))),
+                    eliminations: first_of_each(f.elims.iter().map(|&(c, d)| (c, d + 1))),
                 });
             }
         }
