@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{generate, Gen};
+use common::{generate, verify, Gen};
 use std::collections::BTreeMap;
 use std::path::Path;
 use sudoku_factory::bank::read_manifest;
@@ -66,6 +66,44 @@ fn three_worker_processes_make_the_single_process_bank() {
         }
     }
     assert_eq!(union, records(&single));
+}
+
+/// Regression: `verify` reported every worker's bank as inconsistent (exit 1: "shard
+/// bank-00001.csv.zst claims ids 500..=999 ..., expected to start at id 0", "holds
+/// 1500 rows of the 3000 asked for"): a worker's shards are K, K+N, ..., and it holds
+/// their share of `--count` (none, for a worker past the last shard). A worker's bank
+/// that lost a shard from its manifest is still a defect.
+#[test]
+fn verify_checks_a_workers_bank_against_its_own_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    for (count, k, shards) in [(2300, 0, 2), (2300, 1, 1), (100, 3, 0)] {
+        let w = dir.path().join(format!("w{count}-{k}"));
+        let w = generate(&w)
+            .count(count)
+            .shard_rows(500)
+            .seed(4)
+            .args(["--workers", "4", "--worker", &k.to_string()])
+            .bank();
+        assert_eq!(records(&w).len(), shards, "worker {k} of --count {count}");
+        verify(&w).assert().code(0);
+    }
+    let w = dir.path().join("w2300-0");
+    let mut m: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(w.join("manifest.json")).unwrap()).unwrap();
+    let shards = m["shards"].as_array_mut().unwrap();
+    let dropped = shards.remove(1);
+    let rows = dropped["rows"].as_u64().unwrap();
+    m["rows"] = (m["rows"].as_u64().unwrap() - rows).into();
+    m["bytes"] = (m["bytes"].as_u64().unwrap() - dropped["bytes"].as_u64().unwrap()).into();
+    std::fs::write(w.join("manifest.json"), m.to_string()).unwrap();
+    std::fs::remove_file(w.join(dropped["file"].as_str().unwrap())).unwrap();
+    let out = verify(&w).assert().code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    assert!(
+        format!("{stdout}{stderr}").contains("worker 0 of 4"),
+        "{stdout}{stderr}"
+    );
 }
 
 #[test]

@@ -235,8 +235,16 @@ pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Optio
             )),
         ));
     }
+    // Worker K of N (`--workers N --worker K`) holds only the shards K, K+N, ...:
+    // its ids jump from one to the next, and it holds its shards' share of `count`.
+    let p = &manifest.params;
+    let (workers, worker) = (p.workers.max(1), p.worker);
+    let shard_rows = p.shard_rows.max(1);
     let mut next_id = 0u64;
-    for shard in &manifest.shards {
+    for (k, shard) in manifest.shards.iter().enumerate() {
+        if workers > 1 {
+            next_id = (worker + k as u64 * workers).saturating_mul(shard_rows);
+        }
         if shard.first_id != next_id
             || shard.last_id < shard.first_id
             || shard.last_id - shard.first_id + 1 != shard.rows
@@ -252,11 +260,25 @@ pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Optio
         next_id = shard.last_id.saturating_add(1);
     }
     if let Some(count) = manifest.params.count {
-        if manifest.complete && count != manifest.rows {
+        // A worker's share: the rows of the shards it owns.
+        let share = if workers > 1 {
+            (0..count.div_ceil(shard_rows))
+                .filter(|s| s % workers == worker)
+                .map(|s| shard_rows.min(count - s * shard_rows))
+                .sum()
+        } else {
+            count
+        };
+        if manifest.complete && share != manifest.rows {
+            let of = if workers > 1 {
+                format!("the {share} of worker {worker} of {workers} (--count {count})")
+            } else {
+                format!("the {count} asked for")
+            };
             findings.push(Finding::file(
                 here,
                 Defect::ManifestTotals(format!(
-                    "complete, but holds {} rows of the {count} asked for",
+                    "complete, but holds {} rows of {of}",
                     manifest.rows
                 )),
             ));
