@@ -11,7 +11,7 @@ mod common;
 use std::collections::HashSet;
 use std::path::Path;
 
-use common::{factory, generate, read_bank, Gen};
+use common::{factory, generate, read_bank, verify, Gen};
 use predicates::prelude::*;
 use sudoku_factory::engine::grade::BandTable;
 use sudoku_factory::engine::grid::{parse_sized, Size};
@@ -216,6 +216,43 @@ fn asking_for_more_distinct_4x4_seeds_than_exist_is_an_error_with_the_number() {
         .stderr(predicate::str::contains("essentially different"))
         .stderr(predicate::str::contains("--variants"));
     assert!(!tmp.path().join("bank").exists(), "nothing is written");
+}
+
+/// Regression: the census check took the top band (easy, 10-12 clues) as "10 clues
+/// or more", as `generate` no longer makes it: it refused `--variants 100` (every
+/// 10-12-clue class has at least 384 distinct members; some 13-16-clue ones 96) and
+/// let `--count 1450` through to fail after the work (1,412 classes exist).
+#[test]
+fn the_4x4_census_check_uses_the_top_bands_own_range() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bank = generate(tmp.path().join("v100"))
+        .size(4)
+        .count(200)
+        .variants(100)
+        .difficulty("easy")
+        .bank();
+    verify(&bank).assert().code(0);
+    for (count, variants, message) in [
+        (
+            1450,
+            1,
+            "only 1412 essentially different 4x4 puzzles with 10-12 clues",
+        ),
+        (385, 385, "as few as 384 distinct puzzles"),
+    ] {
+        let out = tmp.path().join(format!("c{count}"));
+        generate(&out)
+            .size(4)
+            .count(count)
+            .variants(variants)
+            .difficulty("easy")
+            .loud()
+            .cmd()
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(message));
+        assert!(!out.exists(), "nothing is written");
+    }
 }
 
 #[test]

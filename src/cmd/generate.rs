@@ -494,13 +494,12 @@ fn check_size_limits(plan: &Plan) -> anyhow::Result<()> {
     let n_seeds = plan.count.div_ceil(k);
     let n_selected = plan.selected.len() as u64;
     let table = plan.bands.bands();
-    let top = table.iter().map(|b| b.hi).max().unwrap_or(0);
     for (pos, &i) in plan.selected.iter().enumerate() {
         let band = &table[i];
-        // Seed j goes to band selected[j % n_selected]; the top band also takes
-        // puzzles with more clues than its range.
+        // Seed j goes to band selected[j % n_selected], within the band's own range
+        // (`BandTable::accepts`: the top band takes no puzzle above it either).
         let wanted = n_seeds / n_selected + u64::from((pos as u64) < n_seeds % n_selected);
-        let hi = if band.hi == top { 16 } else { band.hi };
+        let hi = band.hi;
         let query = CensusQuery {
             clues: band.lo..=hi,
             minimal_only: plan.carve == Carve::Minimal,
