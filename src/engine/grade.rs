@@ -7,8 +7,10 @@
 //! made of single counts); a puzzle in a gap has no band and the generator does not
 //! keep it. The lowest allowed clue count is 17 on 9×9 and 4 on 4×4: no puzzle with
 //! fewer has a unique solution, so such a request is refused instead of looping
-//! forever. For 16×16 and 25×25 no such bound is proven; a band below what carving
-//! reaches ends in the pipeline's "band unreachable" error after `--max-attempts`.
+//! forever. For 16×16 and 25×25 only the simple bound is proven, N − 1 (15 and 24):
+//! with fewer clues two symbols are missing from the givens, and swapping them in a
+//! solution gives another. A band above that bound but below what carving reaches
+//! ends in the pipeline's "band unreachable" error after `--max-attempts`.
 //!
 //! Every size has its own default table ([`BandTable::default_for`]), chosen from
 //! measured clue counts and documented in the README.
@@ -26,13 +28,14 @@ use crate::engine::grid::Size;
 /// Fewest clues of any uniquely solvable 9×9 puzzle (McGuire, Tugemann, Civario 2012).
 pub const MIN_CLUES: u8 = 17;
 
-/// Fewest clues a band may ask for on a board of `size`: a proven bound for 4×4
-/// (by enumeration) and 9×9, otherwise 1.
+/// Fewest clues a band may ask for on a board of `size`: the proven bound for 4×4
+/// (by enumeration) and 9×9; on the larger boards N − 1, below which two symbols
+/// are absent from the givens and can be swapped in any solution.
 pub fn min_clues(size: Size) -> u16 {
     match size {
         Size::Four => 4,
         Size::Nine => u16::from(MIN_CLUES),
-        Size::Sixteen | Size::TwentyFive => 1,
+        Size::Sixteen | Size::TwentyFive => size.side() as u16 - 1,
     }
 }
 
@@ -461,6 +464,16 @@ mod tests {
         assert!(err("easy=70-82").contains("a 9x9 board has only 81 cells"));
         let four = BandTable::parse_for("easy=3-5", Size::Four).unwrap_err();
         assert!(four.to_string().contains("no 4x4 puzzle with fewer than 4"));
+        // Regression: 16x16 and 25x25 took any band, and one of 1-2 clues ran for
+        // minutes to the "unreachable" error: below N - 1 clues two symbols are free.
+        for (size, min) in [(Size::Sixteen, 15), (Size::TwentyFive, 24)] {
+            let low = BandTable::parse_for(&format!("a={}-{}", min - 1, min + 50), size)
+                .unwrap_err()
+                .to_string();
+            let want = format!("no {size} puzzle with fewer than {min} clues");
+            assert!(low.contains(&want), "{low}");
+            assert!(BandTable::parse_for(&format!("a={min}-{}", min + 50), size).is_ok());
+        }
         assert!(BandTable::parse_for("a=200-300", Size::Sixteen)
             .unwrap_err()
             .to_string()
