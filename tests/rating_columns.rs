@@ -243,7 +243,11 @@ fn grade_rating_lands_every_seed_in_its_rating_band_whatever_the_threads() {
 fn grade_rating_refuses_what_it_cannot_do() {
     let dir = tempfile::tempdir().unwrap();
     for (args, says) in [
-        (&["--grade", "rating", "--size", "16"][..], "9x9"),
+        // Regression: named `--bands` though none was given.
+        (
+            &["--grade", "rating", "--size", "16"][..],
+            "--grade rating: rating bands need a 9x9 board",
+        ),
         (&["--grade", "rating", "--no-rating"][..], "--no-rating"),
         (
             &["--grade", "rating", "--bands", "easy=1.0-x"][..],

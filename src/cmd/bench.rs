@@ -12,7 +12,6 @@ use anyhow::{bail, Context};
 use crate::bench::{self, BandPlan, BenchConfig, Budget};
 use crate::cli::BenchArgs;
 use crate::engine::generate::{Carve, Fill};
-use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
 use crate::say;
 
@@ -43,12 +42,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     let bands = match &args.difficulty {
         None => None,
         Some(spec) => {
-            let table = BandTable::parse_scaled(
+            let table = super::parse_bands(
                 args.bands.as_deref().unwrap_or("default"),
                 args.size,
                 args.grade.into(),
-            )
-            .context("--bands")?;
+            )?;
             // `all` reads as `any` (generate's word), unless a band is called `all`.
             let spec = match spec.trim() {
                 "all" if !table.bands().iter().any(|b| b.name == "all") => "any",

@@ -148,7 +148,7 @@ impl Job {
     /// The job the command line asks for (no `--resume`).
     fn from_args(args: &GenerateArgs) -> anyhow::Result<Job> {
         let scale = Scale::from(args.grade);
-        let bands = BandTable::parse_scaled(&args.bands, args.size, scale).context("--bands")?;
+        let bands = super::parse_bands(&args.bands, args.size, scale)?;
         let selected = bands.select(&args.difficulty).context("--difficulty")?;
         if scale == Scale::Rating && args.no_rating {
             bail!("--grade rating needs the rating: it cannot be combined with --no-rating");

@@ -119,6 +119,21 @@ pub fn board_error(e: &ParseError, takes_size: bool) -> String {
     }
 }
 
+/// `--bands` of `scale` for boards of `size` (generate and bench): its errors name
+/// `--bands`, except that rating bands on another size than 9×9 are `--grade
+/// rating`'s (the default table was asked for, no `--bands` given).
+pub fn parse_bands(
+    spec: &str,
+    size: crate::engine::grid::Size,
+    scale: crate::engine::grade::Scale,
+) -> anyhow::Result<crate::engine::grade::BandTable> {
+    use crate::engine::grade::{BandError, BandTable};
+    BandTable::parse_scaled(spec, size, scale).map_err(|e| match e {
+        BandError::RatingSize(_) => anyhow::anyhow!("--grade rating: {e}"),
+        e => anyhow::Error::new(e).context("--bands"),
+    })
+}
+
 /// How [`for_each_line_as`] answers a malformed line on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineErrors {

@@ -99,8 +99,13 @@ pub struct BandTable {
 /// Why a band table or a band selection was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum BandError {
-    #[error("band table {item:?}: {reason} (expected NAME=LO-HI, e.g. easy=36-40)")]
-    Malformed { item: String, reason: &'static str },
+    #[error("band table {item:?}: {reason} (expected {expected})")]
+    Malformed {
+        item: String,
+        reason: &'static str,
+        /// The form of an item of the table's scale, with an example.
+        expected: &'static str,
+    },
     #[error("band {name:?} asks for {lo} clues, but no {size} puzzle with fewer than {min} clues has a unique solution")]
     BelowMinimum {
         name: String,
@@ -174,12 +179,18 @@ impl BandTable {
                 return Err(BandError::Malformed {
                     item: "six-level".into(),
                     reason: "the six-level scale is a 9x9 table",
+                    expected: CLUE_ITEM,
                 })
             }
             _ => {}
         }
         let (min, cells) = (min_clues(size), size.n_cells());
-        let bands = parse_items(spec, |name, range, malformed| {
+        let bands = parse_items(spec, CLUE_ITEM, |name, range, malformed| {
+            if range.trim().ends_with('+') {
+                return Err(malformed(
+                    "an open top (LO+) is for rating bands (--grade rating); a clue band is LO-HI",
+                ));
+            }
             let (lo, hi) = match range.split_once('-') {
                 Some((lo, hi)) => (lo.trim(), hi.trim()),
                 None => (range.trim(), range.trim()),
@@ -244,11 +255,12 @@ impl BandTable {
                 return Err(BandError::Malformed {
                     item: "six-level".into(),
                     reason: "the six-level scale is a table of clue counts, not of ratings",
+                    expected: RATING_ITEM,
                 })
             }
             _ => {}
         }
-        let bands = parse_items(spec, |_, range, malformed| {
+        let bands = parse_items(spec, RATING_ITEM, |_, range, malformed| {
             let range = range.trim();
             let (lo, hi) = match range.strip_suffix('+') {
                 Some(lo) => (lo.trim(), None),
@@ -377,11 +389,18 @@ impl fmt::Display for BandTable {
     }
 }
 
-/// The items `NAME=RANGE` of a table spec, with `range` reading a range (given the
-/// band's name and a maker of `Malformed` errors for the item); names checked, no
-/// name twice, no two ranges overlapping, at least one band.
+/// How an item of a clue table reads, for error messages.
+const CLUE_ITEM: &str = "NAME=LO-HI, e.g. easy=36-40";
+/// How an item of a rating table reads, for error messages.
+const RATING_ITEM: &str = "NAME=LO-HI or NAME=LO+, e.g. hard=2.5-4.9 or extreme=7.0+";
+
+/// The items `NAME=RANGE` of a table spec (items read as `expected` says), with
+/// `range` reading a range (given the band's name and a maker of `Malformed` errors
+/// for the item); names checked, no name twice, no two ranges overlapping, at least
+/// one band.
 fn parse_items(
     spec: &str,
+    expected: &'static str,
     range: impl Fn(&str, &str, &dyn Fn(&'static str) -> BandError) -> Result<(u16, u16), BandError>,
 ) -> Result<Vec<Band>, BandError> {
     let mut bands: Vec<Band> = Vec::new();
@@ -389,6 +408,7 @@ fn parse_items(
         let malformed = |reason| BandError::Malformed {
             item: item.to_string(),
             reason,
+            expected,
         };
         let (name, text) = item.split_once('=').ok_or(malformed("missing '='"))?;
         let name = name.trim();
@@ -397,7 +417,9 @@ fn parse_items(
                 .chars()
                 .all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_')
         {
-            return Err(malformed("a band name is letters, digits, '-' or '_'"));
+            return Err(malformed(
+                "a band name is ASCII letters, digits, '-' or '_'",
+            ));
         }
         let (lo, hi) = range(name, text, &malformed)?;
         for other in &bands {
@@ -482,6 +504,16 @@ mod tests {
         assert!(err("easy=30-40,hard=25-30").contains("overlap"));
         assert!(err("easy").contains("missing '='"));
         assert!(err("easy=x-3").contains("LO is not a number"));
+        // Regressions: `a=30+` (a rating band's open top) said "LO is not a number",
+        // a non-ASCII name was refused as not "letters", and rating tables' errors
+        // gave a clue table's example.
+        assert!(err("a=30+").contains("an open top (LO+) is for rating bands"));
+        assert!(err("\u{e9}=30-35").contains("ASCII letters"));
+        let rating = BandTable::parse_rating("a=0.0-0.5")
+            .unwrap_err()
+            .to_string();
+        assert!(rating.contains("e.g. hard=2.5-4.9"), "{rating}");
+        assert!(!rating.contains("easy=36-40"), "{rating}");
         assert!(err("easy=40-30").contains("LO is larger"));
         assert!(err("").contains("empty"));
         // Regressions: messages that named the wrong problem.
