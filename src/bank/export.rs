@@ -73,7 +73,8 @@ impl Format {
     /// The format a file name implies, and whether it asks for zstd: `.sqlite`/`.db`,
     /// `.jsonl`, `.csv`, `.csv.zst` (case-insensitive); `None` for anything else.
     pub fn infer(path: &Path) -> Option<(Format, bool)> {
-        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+        // Lossy: a name that is not UTF-8 still has the extension it has.
+        let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
         if name.ends_with(".sqlite") || name.ends_with(".db") || name.ends_with(".sqlite3") {
             Some((Format::Sqlite, false))
         } else if name.ends_with(".jsonl") {
@@ -125,7 +126,7 @@ pub enum ExportError {
     FieldCount { expected: usize, found: usize },
     #[error("{column}: {reason}")]
     Field { column: String, reason: String },
-    #[error("csv-kaggle is the public 9x9 layout (81 digits, 0 for empty); a {0} bank has other symbols: export it as csv or jsonl")]
+    #[error("csv-kaggle is the public 9x9 layout (81 digits, 0 for empty); a {0} bank does not fit it: export it as csv or jsonl")]
     KaggleSize(Size),
 }
 
@@ -501,6 +502,23 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Regression: a FILE whose name is not UTF-8 had no extension to infer from.
+    #[cfg(unix)]
+    #[test]
+    fn the_format_comes_from_a_non_utf8_names_extension() {
+        use std::os::unix::ffi::OsStrExt;
+        let name = |bytes: &[u8]| std::path::PathBuf::from(std::ffi::OsStr::from_bytes(bytes));
+        assert_eq!(
+            Format::infer(&name(b"o\xff.jsonl")),
+            Some((Format::Jsonl, false))
+        );
+        assert_eq!(
+            Format::infer(&name(b"\xfe.csv.zst")),
+            Some((Format::Csv, true))
+        );
+        assert_eq!(Format::infer(&name(b"o\xff")), None);
+    }
 
     const PUZZLE: &str =
         "..9...43.....7.52..5......638.9.4.6.....5.9.....7.6..39..4......6....7.....837..2";

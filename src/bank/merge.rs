@@ -121,7 +121,16 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
         "M" | "MB" | "MI" | "MIB" => 20,
         "G" | "GB" | "GI" | "GIB" => 30,
         "T" | "TB" | "TI" | "TIB" => 40,
-        _ => return Err(format!("{text:?}: unknown unit (use K, M, G or T)")),
+        // `1.5G`, `1e9`: the number stopped early.
+        u if u.starts_with(['.', ',']) => {
+            return Err(format!(
+                "{text:?}: a size is a whole number of bytes or of K, M, G or T (1536M, not 1.5G)"
+            ))
+        }
+        _ => return Err(format!(
+            "{text:?}: {:?} is not a unit (use K, M, G or T after a whole number, e.g. 512M or 2G)",
+            unit.trim()
+        )),
     };
     number
         .checked_mul(1u64 << shift)
@@ -745,6 +754,11 @@ mod tests {
         for bad in ["", "G", "12X", "0", "1.5G", "99999999999T", "3I"] {
             assert!(parse_size(bad).is_err(), "{bad:?} should be refused");
         }
+        // Regression: `1.5G` was "unknown unit (use K, M, G or T)", naming G.
+        assert!(parse_size("1.5G").unwrap_err().contains("1536M, not 1.5G"));
+        assert!(parse_size("1e9")
+            .unwrap_err()
+            .contains("\"e9\" is not a unit"));
     }
 
     fn record(major: u64, puzzle: u8, canonical: u8) -> Record<[u8; N_CELLS]> {

@@ -302,7 +302,12 @@ fn infer_size(lines: &[(usize, Vec<u8>)], name: &str) -> anyhow::Result<Size> {
     let Some((line_no, line)) = lines.first() else {
         bail!("{name} holds no puzzle");
     };
-    let n = String::from_utf8_lossy(line).trim().chars().count();
+    // A byte-order mark is not a cell: the line's parse names it.
+    let n = String::from_utf8_lossy(line)
+        .trim()
+        .trim_start_matches('\u{feff}')
+        .chars()
+        .count();
     Size::ALL
         .into_iter()
         .find(|s| s.n_cells() == n)

@@ -93,7 +93,8 @@ impl fmt::Display for Size {
 pub enum ParseError {
     /// A character that is neither a digit nor an empty-cell marker.
     #[error(
-        "line {line}, column {column}: unexpected character {found:?} (expected {expected}, '.' or '0')"
+        "line {line}, column {column}: unexpected character {} (expected {expected}, '.' or '0')",
+        Shown(*.found)
     )]
     BadChar {
         line: usize,
@@ -134,6 +135,27 @@ pub enum ParseError {
         symbol: char,
         unit: Unit,
     },
+}
+
+/// A character as an error message shows it: in quotes when it can be seen, else by
+/// its code point (`U+0001`), and a byte-order mark by name (an editor may have put
+/// one at the start of the file).
+struct Shown(char);
+
+impl fmt::Display for Shown {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            '\u{feff}' => write!(
+                f,
+                "U+FEFF (a byte-order mark: save the file as UTF-8 without one)"
+            ),
+            '\'' => write!(f, "\"'\""),
+            c if c.is_control() || (c.is_whitespace() && c != ' ') || c == '\u{200b}' => {
+                write!(f, "U+{:04X}", u32::from(c))
+            }
+            c => write!(f, "'{c}'"),
+        }
+    }
 }
 
 /// A row, column or box of a board, numbered from 1 (boxes row-major), as error
@@ -575,6 +597,33 @@ mod tests {
             err.to_string(),
             "line 2: 256 cells make a 16x16 board, not 9x9"
         );
+    }
+
+    /// Regression: characters were shown in Rust's debug form (`'\u{feff}'`, `'\''`).
+    #[test]
+    fn unseen_characters_are_named_by_code_point() {
+        let msg = |ch: char| {
+            let line = format!("{ch}{}", &PUZZLE[1..]);
+            parse_line(&line, 1).unwrap_err().to_string()
+        };
+        assert!(
+            msg('\u{feff}').contains("U+FEFF (a byte-order mark"),
+            "{}",
+            msg('\u{feff}')
+        );
+        assert!(
+            msg('\u{1}').contains("character U+0001 ("),
+            "{}",
+            msg('\u{1}')
+        );
+        assert!(
+            msg('\u{7f}').contains("character U+007F ("),
+            "{}",
+            msg('\u{7f}')
+        );
+        assert!(msg('\'').contains(r#"character "'" ("#), "{}", msg('\''));
+        assert!(msg('\\').contains(r"character '\' ("), "{}", msg('\\'));
+        assert!(msg('é').contains("character 'é' ("), "{}", msg('é'));
     }
 
     #[test]
