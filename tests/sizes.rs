@@ -253,6 +253,22 @@ fn the_4x4_census_check_uses_the_top_bands_own_range() {
             .stderr(predicate::str::contains(message));
         assert!(!out.exists(), "nothing is written");
     }
+    // Regression: a band with no such puzzle at all was "only 0 ... exist ... raise
+    // --variants or ask for fewer puzzles", which cannot help.
+    let out = tmp.path().join("none");
+    generate(&out)
+        .size(4)
+        .count(1)
+        .difficulty("easy")
+        .args(["--carve", "minimal"])
+        .loud()
+        .cmd()
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "no minimal 4x4 puzzle with 10-12 clues exists (band easy): choose another band with --difficulty, or another --carve",
+        ));
+    assert!(!out.exists(), "nothing is written");
 }
 
 #[test]

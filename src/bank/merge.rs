@@ -127,10 +127,12 @@ pub fn parse_size(text: &str) -> Result<u64, String> {
                 "{text:?}: a size is a whole number of bytes or of K, M, G or T (1536M, not 1.5G)"
             ))
         }
-        _ => return Err(format!(
+        _ => {
+            return Err(format!(
             "{text:?}: {:?} is not a unit (use K, M, G or T after a whole number, e.g. 512M or 2G)",
             unit.trim()
-        )),
+        ))
+        }
     };
     number
         .checked_mul(1u64 << shift)

@@ -512,6 +512,19 @@ fn check_size_limits(plan: &Plan) -> anyhow::Result<()> {
             (true, s) => format!(" minimal {}-symmetric", s.name()),
         };
         let exist = census.count(&query) as u64;
+        if exist == 0 {
+            bail!(
+                "no{kind} 4x4 puzzle with {}-{hi} clues exists (band {}): choose another band with --difficulty{}",
+                band.lo,
+                band.name,
+                match (plan.carve == Carve::Minimal, plan.symmetry) {
+                    (false, Symmetry::None) => "",
+                    (true, Symmetry::None) => ", or another --carve",
+                    (false, _) => ", or another --symmetry",
+                    (true, _) => ", or another --carve or --symmetry",
+                }
+            );
+        }
         if wanted > exist {
             bail!(
                 "only {exist} essentially different{kind} 4x4 puzzles with {}-{hi} clues exist (band {}), \
