@@ -596,6 +596,22 @@ fn txt_append_appends_and_exclude_skips_earlier_books() {
         .assert()
         .code(2);
     assert!(stderr_of(&run).contains("no puzzle to render"));
+    // Regression: an exclusion file of 4x4 puzzles was told "pass --size 4", which
+    // only made the 9x9 bank a mismatch.
+    let fours = dir.path().join("fours.txt");
+    std::fs::write(&fours, "1...........4...\n").unwrap();
+    let run = render(bank(), &["--txt"])
+        .arg(dir.path().join("none.txt"))
+        .arg("--exclude")
+        .arg(&fours)
+        .assert()
+        .code(2);
+    let err = stderr_of(&run);
+    assert!(
+        err.contains("16 cells make a 4x4 board, not 9x9; the puzzles rendered are 9x9"),
+        "{err}"
+    );
+    assert!(!err.contains("--size"), "{err}");
 }
 
 #[test]

@@ -25,7 +25,7 @@ use crate::bank::{self, sink::Manifest, ShardReader};
 use crate::cli::RenderArgs;
 use crate::engine::board::{Board, Verdict};
 use crate::engine::grade::BandTable;
-use crate::engine::grid::{parse_board, Size};
+use crate::engine::grid::{parse_board, ParseError, Size};
 use crate::render::font::Fonts;
 use crate::render::html::{self, PlayPuzzle};
 use crate::render::layout::{self, BookConfig, Trim};
@@ -486,8 +486,14 @@ fn read_exclusions<B: Board>(paths: &[PathBuf]) -> anyhow::Result<std::collectio
             let name = input_name(path);
             for (line_no, line) in read_lines(&Some(path.clone()), &name)? {
                 let mut cells = B::empty();
-                parse_board(&line, line_no, B::SIZE, cells.as_mut())
-                    .map_err(|e| anyhow!("--exclude {name}: {}", board_error(&e, true)))?;
+                parse_board(&line, line_no, B::SIZE, cells.as_mut()).map_err(|e| match e {
+                    // `--size` is the rendered puzzles' size: no help here.
+                    ParseError::OtherSize { .. } => anyhow!(
+                        "--exclude {name}: {e}; the puzzles rendered are {}",
+                        B::SIZE
+                    ),
+                    e => anyhow!("--exclude {name}: {e}"),
+                })?;
                 classes.insert(class_key::<B>(&B::canonical_form(&cells)));
             }
         }
