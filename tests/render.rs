@@ -614,6 +614,24 @@ fn txt_append_appends_and_exclude_skips_earlier_books() {
     assert!(!err.contains("--size"), "{err}");
 }
 
+/// Regression: the summary of one puzzle read "rendered 1 puzzles (easy to easy)",
+/// "1 lines written".
+#[test]
+fn the_summary_counts_one_puzzle_in_the_singular() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = render(bank(), &["--count", "1", "--txt"])
+        .arg(dir.path().join("one.txt"))
+        .arg("--html")
+        .arg(dir.path().join("one.html"))
+        .assert()
+        .success();
+    let err = stderr_of(&run);
+    assert!(err.contains("rendered 1 puzzle ("), "{err}");
+    assert!(err.contains("a play page of 1 puzzle,"), "{err}");
+    assert!(err.contains("one.txt: 1 line written"), "{err}");
+    assert!(!err.contains(" to "), "one band is named once: {err}");
+}
+
 #[test]
 fn a_thousand_puzzle_book() {
     let dir = tempfile::tempdir().unwrap();

@@ -528,11 +528,12 @@ fn check_size_limits(plan: &Plan) -> anyhow::Result<()> {
         if wanted > exist {
             bail!(
                 "only {exist} essentially different{kind} 4x4 puzzles with {}-{hi} clues exist (band {}), \
-                 but --count {} at --variants {k} needs {wanted} distinct seeds there; \
+                 but --count {} at --variants {k} needs {} there; \
                  raise --variants (each seed gives that many symmetric variants) or ask for fewer puzzles",
                 band.lo,
                 band.name,
                 plan.count,
+                super::counted(wanted, "distinct seed"),
             );
         }
         if let Some(fewest) = census.min_members(&query) {

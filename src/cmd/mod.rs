@@ -134,6 +134,13 @@ pub fn parse_bands(
     })
 }
 
+/// `n` and its noun, singular for one: `counted(1, "puzzle")` is "1 puzzle",
+/// `counted(3, "puzzle")` "3 puzzles" (every noun of the summaries takes an `s`).
+pub fn counted(n: impl Into<u64>, noun: &str) -> String {
+    let n = n.into();
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
 /// How [`for_each_line_as`] answers a malformed line on stdout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LineErrors {

@@ -39,7 +39,7 @@ use super::export::{
     check_bands, check_complete, parent_of, refuse_bank_file, refuse_existing, refuse_special,
     sweep_stale_temps, temp_name,
 };
-use super::{board_error, open_input, Outcome};
+use super::{board_error, counted, open_input, Outcome};
 
 /// Where the puzzles come from.
 enum Source {
@@ -117,11 +117,18 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         None => None,
     };
 
-    let mut summary = vec![format!(
-        "{} puzzles ({} to {})",
-        puzzles.len(),
+    let (first, last) = (
         puzzles.first().map_or("", |p| p.band.as_str()),
-        puzzles.last().map_or("", |p| p.band.as_str())
+        puzzles.last().map_or("", |p| p.band.as_str()),
+    );
+    let bands = if first == last {
+        first.to_string()
+    } else {
+        format!("{first} to {last}")
+    };
+    let mut summary = vec![format!(
+        "{} ({bands})",
+        counted(puzzles.len() as u64, "puzzle")
     )];
     if let (Some(path), Some(book)) = (&args.pdf, &book) {
         let bytes = pdf::write(
@@ -174,9 +181,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         write_file(path, page.as_bytes())?;
         sync_dir(parent_of(path))?;
         summary.push(format!(
-            "{}: a play page of {} puzzles, {} bytes",
+            "{}: a play page of {}, {} bytes",
             path.display(),
-            puzzles.len(),
+            counted(puzzles.len() as u64, "puzzle"),
             page.len()
         ));
     }
@@ -201,9 +208,9 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         write_file(txt, &text)?;
         sync_dir(parent_of(txt))?;
         summary.push(format!(
-            "{}: {} lines {}",
+            "{}: {} {}",
             txt.display(),
-            puzzles.len(),
+            counted(puzzles.len() as u64, "line"),
             if args.append { "appended" } else { "written" }
         ));
     }
