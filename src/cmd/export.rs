@@ -537,8 +537,13 @@ impl TempOutput {
         Ok(WriteBack::new(self.create()?))
     }
 
+    /// What error messages say it was doing: writing the temporary file.
+    fn writing(&self) -> String {
+        format!("writing {}", self.tmp.display())
+    }
+
     fn write_error(&self, e: impl Into<anyhow::Error>) -> RowFailure {
-        RowFailure::Write(e.into().context(format!("writing {}", self.tmp.display())))
+        RowFailure::Write(e.into().context(self.writing()))
     }
 
     /// Makes the file durable and puts it under its final name.
@@ -583,7 +588,7 @@ impl Output {
     /// What error messages call it: the file being written.
     fn writing(&self) -> String {
         match self {
-            Output::File(file) => format!("writing {}", file.tmp.display()),
+            Output::File(file) => file.writing(),
             Output::Stdout => "writing to standard output".to_string(),
         }
     }
