@@ -362,7 +362,7 @@ fn a_puzzle_file_or_stdin_is_solved_and_bad_lines_are_named() {
         .map(|r| format!("  {}\n", r.puzzle))
         .collect();
     let file = dir.path().join("in.txt");
-    std::fs::write(&file, format!("{text}\n")).unwrap();
+    std::fs::write(&file, &text).unwrap();
     let out = dir.path().join("out.txt");
     render(&file, &["--allow-variants", "--txt"])
         .arg(&out)
@@ -380,7 +380,8 @@ fn a_puzzle_file_or_stdin_is_solved_and_bad_lines_are_named() {
         .success();
     assert!(pdf.exists());
 
-    // A line with two solutions and a line with a bad character: exit 2, named.
+    // A line with two solutions, a line with a bad character and a blank line (the
+    // text format has none; render used to skip it): exit 2, each named.
     let mut two = rows[0].puzzle.clone().into_bytes();
     let first_given = two.iter().position(|&b| b != b'.').unwrap();
     two[first_given] = b'.';
@@ -389,7 +390,7 @@ fn a_puzzle_file_or_stdin_is_solved_and_bad_lines_are_named() {
         *b = b'.';
     }
     let bad = format!(
-        "{}\n{}\n{}x{}\n",
+        "{}\n{}\n{}x{}\n\n",
         rows[1].puzzle,
         String::from_utf8(holes).unwrap(),
         &rows[2].puzzle[..4],
@@ -408,6 +409,11 @@ fn a_puzzle_file_or_stdin_is_solved_and_bad_lines_are_named() {
     );
     assert!(
         stderr.contains("line 3, column 5: unexpected character 'x'"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("line 4 is blank"), "{stderr}");
+    assert!(
+        stderr.contains("3 lines are not uniquely solvable"),
         "{stderr}"
     );
     assert!(!pdf.exists());

@@ -199,7 +199,10 @@ pub fn for_each_line_as<B: Board>(
     }
     out.flush()?;
     if malformed > 0 {
-        say!("sudoku-factory: {malformed} malformed input line(s)");
+        say!(
+            "sudoku-factory: {}",
+            counted(malformed, "malformed input line")
+        );
         outcome = Outcome::BadInput;
     }
     Ok(outcome)

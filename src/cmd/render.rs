@@ -282,7 +282,8 @@ fn bank_size(dir: &Path, manifest: &Manifest) -> anyhow::Result<Size> {
         .map_err(|e| anyhow!("{}: params.{e}", dir.join(bank::sink::MANIFEST).display()))
 }
 
-/// The non-blank lines of a puzzle file, with their 1-based numbers.
+/// The lines of a puzzle file, with their 1-based numbers. A blank line is kept: it
+/// is no puzzle, and parsing it says so (the text format has no blank lines).
 fn read_lines(path: &Option<PathBuf>, name: &str) -> anyhow::Result<Vec<(usize, Vec<u8>)>> {
     let mut reader = open_input(path)?;
     let mut lines = Vec::new();
@@ -297,16 +298,18 @@ fn read_lines(path: &Option<PathBuf>, name: &str) -> anyhow::Result<Vec<(usize, 
         while line.last().is_some_and(|b| *b == b'\n' || *b == b'\r') {
             line.pop();
         }
-        if !line.iter().all(u8::is_ascii_whitespace) {
-            lines.push((line_no, line));
-        }
+        lines.push((line_no, line));
     }
     Ok(lines)
 }
 
-/// The size whose cell count the first line has.
+/// The size whose cell count the first non-blank line has (a blank line before it is
+/// reported when the lines are parsed).
 fn infer_size(lines: &[(usize, Vec<u8>)], name: &str) -> anyhow::Result<Size> {
-    let Some((line_no, line)) = lines.first() else {
+    let first = lines
+        .iter()
+        .find(|(_, line)| !line.iter().all(u8::is_ascii_whitespace));
+    let Some((line_no, line)) = first else {
         bail!("{name} holds no puzzle");
     };
     // A byte-order mark is not a cell: the line's parse names it.
@@ -441,10 +444,16 @@ fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puz
                 for e in bad.iter().take(20) {
                     say!("sudoku-factory: {name}, {e}");
                 }
+                let (verb, article) = if bad.len() == 1 {
+                    ("is", "a ")
+                } else {
+                    ("are", "")
+                };
                 bail!(
-                    "{name}: {} line(s) are not uniquely solvable {} puzzles (the first: {}); nothing written",
-                    bad.len(),
+                    "{name}: {} {verb} not {article}uniquely solvable {} {} (the first: {}); nothing written",
+                    super::counted(bad.len() as u64, "line"),
                     B::SIZE,
+                    if bad.len() == 1 { "puzzle" } else { "puzzles" },
                     bad[0]
                 );
             }

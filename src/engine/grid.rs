@@ -103,6 +103,9 @@ pub enum ParseError {
         /// The symbols of the size being read, e.g. `1-9`.
         expected: &'static str,
     },
+    /// The line holds nothing but whitespace: one puzzle per line, no blank lines.
+    #[error("line {line} is blank: expected a puzzle of {expected} cells (one per line, no blank lines)")]
+    Blank { line: usize, expected: usize },
     /// The line holds too few or too many cells.
     #[error("line {line}: expected {expected} cells, found {found}")]
     BadLength {
@@ -268,6 +271,19 @@ fn other_size(text: &str, line: usize, expected: Size) -> Option<ParseError> {
         })
 }
 
+/// The error of a line of `found` cells where `expected` were due.
+fn bad_length(line: usize, expected: usize, found: usize) -> ParseError {
+    if found == 0 {
+        ParseError::Blank { line, expected }
+    } else {
+        ParseError::BadLength {
+            line,
+            expected,
+            found,
+        }
+    }
+}
+
 /// Parses one line of the text format. `line_no` (1-based) is only used to name the
 /// line in errors; columns count characters from 1 in the line as given, including
 /// any leading whitespace, so that an editor's column matches.
@@ -296,11 +312,7 @@ pub fn parse_line(text: &str, line_no: usize) -> Result<Cells, ParseError> {
         n += 1;
     }
     if n != N_CELLS {
-        return Err(ParseError::BadLength {
-            line: line_no,
-            expected: N_CELLS,
-            found: n,
-        });
+        return Err(bad_length(line_no, N_CELLS, n));
     }
     Ok(cells)
 }
@@ -341,11 +353,7 @@ pub fn parse_sized(
         n += 1;
     }
     if n != n_cells {
-        return Err(ParseError::BadLength {
-            line: line_no,
-            expected: n_cells,
-            found: n,
-        });
+        return Err(bad_length(line_no, n_cells, n));
     }
     Ok(())
 }
@@ -555,6 +563,21 @@ mod tests {
         );
         let err = parse_line(&PUZZLE[1..], 3).unwrap_err();
         assert_eq!(err.to_string(), "line 3: expected 81 cells, found 80");
+        // A blank line (whitespace only) is named as one, for every size.
+        let err = parse_line(" \t", 4).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "line 4 is blank: expected a puzzle of 81 cells (one per line, no blank lines)"
+        );
+        let mut cells = [0u8; 256];
+        let err = parse_sized("", 5, Size::Sixteen, &mut cells).unwrap_err();
+        assert_eq!(
+            err,
+            ParseError::Blank {
+                line: 5,
+                expected: 256
+            }
+        );
     }
 
     /// A whole board of another size is named as one, whatever its first odd symbol
