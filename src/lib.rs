@@ -27,7 +27,8 @@
 //!   layout as a display list, its PDF, SVG and PNG writers, and the offline HTML play
 //!   page ([`render::html`]); no I/O.
 //! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
-//!   subcommand, the I/O edge.
+//!   subcommand, the I/O edge; [`signals`] — on Ctrl-C, SIGTERM or SIGHUP, the
+//!   unfinished temporary files registered with it are removed before the run ends.
 //!
 //! Each directory's `mod.rs` maps its own files.
 //!
@@ -44,13 +45,14 @@
 //! * `bank::reader`, `bank::verify` and `bank::stats` only read a bank; `verify` and
 //!   `stats` do no I/O (their commands in `cmd` feed them rows and files).
 //! * Only `bank::sink` creates, renames or deletes bank files (and merge's scratch
-//!   files); a file under a final name is always complete. `cmd` writes only the files
+//!   files); a file under a final name is always complete. `signals` deletes only the
+//!   temporary files and directories writers registered with it. `cmd` writes only the files
 //!   a user names (`stats --svg`, `bench --out`, `export --to`, `render`'s outputs), and
 //!   `export` and `render` each file under a temporary name renamed when complete.
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 //!
 //! `tests/tidy.rs` checks these invariants on the source: I/O and printing only in
-//! `main`, `cmd`, `bank::sink` and `bank::reader`; no mutable global state in the
+//! `main`, `cmd`, `signals`, `bank::sink` and `bank::reader`; no mutable global state in the
 //! puzzle logic; every `#[ignore]` with a reason; every module in a code map.
 
 pub mod bank;
@@ -60,3 +62,4 @@ pub mod cmd;
 pub mod engine;
 pub mod render;
 pub mod run;
+pub mod signals;

@@ -18,6 +18,8 @@ fn main() -> ExitCode {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
     let cli = Cli::parse();
+    // Ctrl-C, SIGTERM, SIGHUP: the unfinished temporary files go before the run ends.
+    sudoku_factory::signals::install();
     let result = match &cli.command {
         Command::Generate(args) => cmd::generate::run(args),
         Command::Solve(args) => cmd::solve::run(args),

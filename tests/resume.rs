@@ -1,11 +1,13 @@
 //! Crash safety: a run killed with SIGKILL at any moment resumes into the same bytes,
-//! and a write that fails (file-size limit) ends with a clear error and leaves every
-//! listed shard intact.
+//! a run ended by SIGTERM or SIGINT also leaves no temporary file (a SIGINT ignored
+//! when it started stays ignored), and a write that fails (file-size limit) ends with
+//! a clear error and leaves every listed shard intact.
 
 mod common;
 
+use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{generate, listing, resume, Gen};
@@ -44,6 +46,35 @@ fn kill_after(mut cmd: Command, dir: &Path, shards: usize) -> bool {
     child.kill().unwrap(); // SIGKILL on Unix
     child.wait().unwrap();
     true
+}
+
+/// Starts `cmd`, waits until `ready()` (or 120 s), then sends it `signal` and waits for
+/// it. Returns its exit status, or `None` when it had finished before the signal.
+fn signal_when(mut cmd: Command, ready: impl Fn() -> bool, signal: i32) -> Option<ExitStatus> {
+    let mut child: Child = cmd
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while !ready() && Instant::now() < deadline {
+        if child.try_wait().unwrap().is_some() {
+            return None;
+        }
+        std::thread::sleep(Duration::from_millis(1));
+    }
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) on our own child's PID, which has not been waited for yet.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    Some(child.wait().unwrap())
+}
+
+/// The hidden files (temporary twins, scratch) in `dir`.
+fn hidden_files(dir: &Path) -> Vec<String> {
+    listing(dir)
+        .into_iter()
+        .filter(|n| n.starts_with('.'))
+        .collect()
 }
 
 fn assert_same_bank(a: &Path, b: &Path) {
@@ -90,6 +121,84 @@ fn a_run_killed_twice_resumes_into_the_same_bytes() {
         killed_again,
         "the second run finished before it could be killed"
     );
+}
+
+/// SIGTERM and SIGINT end the run by that signal, as before, but its unfinished
+/// temporary files go first; the run resumes into the same bytes. Regression: both
+/// acted as SIGKILL and left the open shard's `.bank-NNNNN.csv.zst.tmp` behind.
+#[test]
+fn a_run_ended_by_sigterm_or_sigint_leaves_no_temporary_file_and_resumes() {
+    // Shards of many blocks, so that one is open (under its temporary name) most of
+    // the time; the signal comes while the second one is.
+    let run = |out: &Path| {
+        generate(out)
+            .count(400_000)
+            .variants(100)
+            .shard_rows(100_000)
+            .seed(11)
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let clean = run(&dir.path().join("clean")).bank();
+    for (name, signal) in [("term", libc::SIGTERM), ("int", libc::SIGINT)] {
+        let out = dir.path().join(name);
+        let writing = || listed_shards(&out) >= 1 && !hidden_files(&out).is_empty();
+        let status = signal_when(run(&out).loud().std_cmd(), writing, signal)
+            .expect("the run finished before the signal");
+        assert_eq!(status.signal(), Some(signal), "{name}: {status:?}");
+        assert_eq!(hidden_files(&out), Vec::<String>::new(), "{name}");
+        resume(&out).run();
+        assert_same_bank(&clean, &out);
+    }
+}
+
+/// A SIGINT ignored when the run started (a shell script's background job, `nohup`'s
+/// SIGHUP alike) stays ignored: the run goes on and finishes.
+#[test]
+fn a_signal_ignored_at_start_stays_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    let mut cmd = the_run(&out).loud().std_cmd();
+    // SAFETY: between fork and exec, signal(2) is async-signal-safe.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::signal(libc::SIGINT, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let status = signal_when(cmd, || listed_shards(&out) >= 3, libc::SIGINT)
+        .expect("the run finished before the signal");
+    assert!(status.success(), "{status:?}");
+    assert!(read_manifest(&out).unwrap().complete);
+}
+
+/// `export` ended by SIGTERM mid-file: neither the file nor its temporary twin stays.
+#[test]
+fn an_export_ended_by_sigterm_leaves_no_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank"))
+        .count(300_000)
+        .variants(100)
+        .bank();
+    let db = dir.path().join("out.sqlite");
+    let mut cmd = Command::new(common::bin());
+    cmd.arg("export")
+        .arg(&bank)
+        .arg("--to")
+        .arg(&db)
+        .arg("--quiet");
+    let status = signal_when(
+        cmd,
+        || {
+            listing(dir.path())
+                .iter()
+                .any(|n| n.starts_with(".out.sqlite.tmp-"))
+        },
+        libc::SIGTERM,
+    )
+    .expect("the export finished before the signal");
+    assert_eq!(status.signal(), Some(libc::SIGTERM), "{status:?}");
+    assert_eq!(hidden_files(dir.path()), Vec::<String>::new());
+    assert!(!db.exists());
 }
 
 #[test]

@@ -21,10 +21,17 @@ use std::path::{Path, PathBuf};
 
 /// Modules (paths under `src/`, a trailing `/` for a directory) allowed to read and
 /// write files and to print.
-const IO_MODULES: &[&str] = &["main.rs", "cmd/", "bank/sink.rs", "bank/reader.rs"];
+const IO_MODULES: &[&str] = &[
+    "main.rs",
+    "cmd/",
+    "bank/sink.rs",
+    "bank/reader.rs",
+    "signals.rs",
+];
 /// Modules allowed to create, rename or delete files: `sink` owns every bank file;
-/// the commands write the files a user names (`--svg`, `bench --out`).
-const WRITE_MODULES: &[&str] = &["bank/sink.rs", "cmd/"];
+/// the commands write the files a user names (`--svg`, `bench --out`); `signals`
+/// removes the unfinished temporary files registered with it when a signal ends a run.
+const WRITE_MODULES: &[&str] = &["bank/sink.rs", "cmd/", "signals.rs"];
 /// The puzzle logic: no I/O, no mutable global state.
 const ENGINE_MODULES: &[&str] = &["engine/", "run/seed.rs", "run/rng.rs"];
 /// Global state in engine code that is there on purpose: (file, the text that

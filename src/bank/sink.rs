@@ -13,6 +13,7 @@
 //! happens in parallel upstream; here rows are only copied into the compressor, so
 //! there is no per-row work and no lock per row.
 
+use crate::signals::{remove_on_signal, OnSignal};
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -300,6 +301,8 @@ impl FrameEncoder {
 struct OpenShard {
     index: u64,
     tmp: PathBuf,
+    /// Removes `tmp` if a signal ends the run before the shard is renamed into place.
+    _on_signal: OnSignal,
     file: Hashing<BufWriter<File>>,
     first_id: u64,
     rows: u64,
@@ -336,6 +339,7 @@ fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SinkError> 
 fn replace_file(dir: &Path, path: &Path, bytes: &[u8], durable: bool) -> Result<(), SinkError> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(".{name}.tmp"));
+    let _on_signal = remove_on_signal(tmp.clone(), false);
     let written = (|| {
         let mut f = File::create(&tmp).map_err(io_err("creating", &tmp))?;
         f.write_all(bytes).map_err(io_err("writing", &tmp))?;
@@ -507,14 +511,19 @@ pub type SpillReader = BufReader<File>;
 /// everything in it when dropped, on success or error. Never holds a bank file.
 pub struct SpillDir {
     path: PathBuf,
+    _on_signal: OnSignal,
 }
 
 impl SpillDir {
     /// Creates the scratch directory under `out` (and `out` itself if needed).
     pub fn create(out: &Path) -> Result<SpillDir, SinkError> {
         let path = out.join(SPILL_DIR);
+        let on_signal = remove_on_signal(path.clone(), true);
         fs::create_dir_all(&path).map_err(io_err("creating", &path))?;
-        Ok(SpillDir { path })
+        Ok(SpillDir {
+            path,
+            _on_signal: on_signal,
+        })
     }
 
     /// Removes the scratch directory a killed merge (Ctrl-C, SIGKILL: no destructor
@@ -708,10 +717,12 @@ impl BankWriter {
 
     fn open_shard(&self, index: u64, first_id: u64) -> Result<OpenShard, SinkError> {
         let tmp = self.config.dir.join(format!(".{}.tmp", shard_name(index)));
+        let on_signal = remove_on_signal(tmp.clone(), false);
         let file = File::create(&tmp).map_err(io_err("creating shard", &tmp))?;
         Ok(OpenShard {
             index,
             tmp,
+            _on_signal: on_signal,
             file: Hashing {
                 inner: BufWriter::with_capacity(1 << 20, file),
                 hash: Xxh3::new(),

@@ -14,6 +14,7 @@
 //! file, which is never mistaken for FILE). The formats themselves live in
 //! [`crate::bank::export`].
 
+use crate::signals::{remove_on_signal, OnSignal};
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -514,6 +515,8 @@ pub(crate) fn sweep_stale_temps(dest: &Path) {
 struct TempOutput {
     tmp: PathBuf,
     dest: PathBuf,
+    /// Removes `tmp` if a signal ends the run before the commit (`None` once committed).
+    on_signal: Option<OnSignal>,
 }
 
 impl TempOutput {
@@ -523,6 +526,7 @@ impl TempOutput {
         // A leftover of a killed process with the same id: never reopen it.
         let _ = fs::remove_file(&tmp);
         Ok(TempOutput {
+            on_signal: Some(remove_on_signal(tmp.clone(), false)),
             tmp,
             dest: dest.to_path_buf(),
         })
@@ -547,7 +551,7 @@ impl TempOutput {
     }
 
     /// Makes the file durable and puts it under its final name.
-    fn commit(self) -> anyhow::Result<()> {
+    fn commit(mut self) -> anyhow::Result<()> {
         File::open(&self.tmp)
             .and_then(|f| f.sync_all())
             .with_context(|| format!("syncing {}", self.tmp.display()))?;
@@ -558,6 +562,8 @@ impl TempOutput {
         File::open(parent)
             .and_then(|d| d.sync_all())
             .with_context(|| format!("syncing directory {}", parent.display()))?;
+        // Renamed: nothing to remove, on a signal or on drop.
+        self.on_signal.take();
         std::mem::forget(self);
         Ok(())
     }
