@@ -46,10 +46,17 @@ pub enum Defect {
         from: u64,
         to: u64,
     },
-    UnexpectedId {
-        expected: u64,
-        found: u64,
+    /// A row whose id is not among its shard's ids (`first..=last`).
+    IdOutsideShard {
+        first: u64,
+        last: u64,
     },
+    /// A row whose id is smaller than one before it in the shard.
+    IdOutOfOrder {
+        after: u64,
+    },
+    /// A row whose id an earlier row of the shard has.
+    RepeatedId,
     /// A row that cannot be parsed.
     Format(String),
     /// The solution column is not a complete valid grid.
@@ -95,7 +102,9 @@ impl Defect {
             Defect::Unreadable(_) => "unreadable shard",
             Defect::WrongRowCount { .. } => "wrong row count",
             Defect::MissingIds { .. } => "missing ids",
-            Defect::UnexpectedId { .. } => "unexpected id",
+            Defect::IdOutsideShard { .. } => "id outside its shard",
+            Defect::IdOutOfOrder { .. } => "id out of order",
+            Defect::RepeatedId => "repeated id",
             Defect::Format(_) => "malformed row",
             Defect::InvalidSolution => "invalid solution",
             Defect::PuzzleMismatch { .. } => "puzzle differs from solution",
@@ -132,9 +141,16 @@ impl fmt::Display for Defect {
             }
             Defect::MissingIds { from, to } if from == to => write!(f, "id {from} is missing"),
             Defect::MissingIds { from, to } => write!(f, "ids {from}..={to} are missing"),
-            Defect::UnexpectedId { expected, found } => {
-                write!(f, "id {found} where id {expected} was expected")
+            Defect::IdOutsideShard { first, last } => {
+                write!(f, "the id is not one of this shard's ids {first}..={last}")
             }
+            Defect::IdOutOfOrder { after } => {
+                write!(
+                    f,
+                    "the id comes after id {after} (ids increase down a shard)"
+                )
+            }
+            Defect::RepeatedId => f.write_str("an earlier row of this shard has the same id"),
             Defect::Format(m) => write!(f, "malformed: {m}"),
             Defect::InvalidSolution => f.write_str("the solution is not a complete valid grid"),
             Defect::PuzzleMismatch { cell } => write!(
@@ -368,71 +384,139 @@ pub fn check_digest(record: &ShardRecord, digest: &Digest, findings: &mut Vec<Fi
     }
 }
 
-/// Follows the ids of one shard, which must run `first_id..=last_id` without gaps.
+/// Follows the ids of one shard, which must run `first_id..=last_id` in order, each
+/// once. Each bad row is one defect, whatever follows it: an id outside the range, an
+/// id repeated, an id behind the one before it (two swapped rows: one defect), and a
+/// gap, reported where it was seen unless the missing ids turn up later.
 #[derive(Debug)]
 pub struct IdSequence {
     first_id: u64,
     last_id: u64,
     expected_rows: u64,
-    next: u64,
     rows: u64,
+    /// The highest in-range id read so far.
+    highest: Option<u64>,
+    /// Bit `id - first_id` for every in-range id read; empty when the range is too
+    /// large to track (a damaged manifest, reported on its own).
+    seen: Vec<u64>,
+    /// Gaps as seen: (first missing id, last missing id, line, id of that line).
+    gaps: Vec<(u64, u64, u64, u64)>,
 }
+
+/// Ranges up to this many ids are tracked id by id (a bit each: 8 MiB at most).
+const MAX_TRACKED_IDS: u64 = 1 << 26;
 
 impl IdSequence {
     pub fn new(record: &ShardRecord) -> IdSequence {
+        let span = record
+            .last_id
+            .checked_sub(record.first_id)
+            .and_then(|d| d.checked_add(1))
+            .filter(|&n| n <= MAX_TRACKED_IDS)
+            .unwrap_or(0);
         IdSequence {
             first_id: record.first_id,
             last_id: record.last_id,
             expected_rows: record.rows,
-            next: record.first_id,
             rows: 0,
+            highest: None,
+            seen: vec![0; span.div_ceil(64) as usize],
+            gaps: Vec::new(),
         }
+    }
+
+    /// Marks `id` (in range) as read; false when it already was.
+    fn mark(&mut self, id: u64) -> bool {
+        let Some(word) = self.seen.get_mut(((id - self.first_id) / 64) as usize) else {
+            return true;
+        };
+        let bit = 1u64 << ((id - self.first_id) % 64);
+        let fresh = *word & bit == 0;
+        *word |= bit;
+        fresh
+    }
+
+    fn was_seen(&self, id: u64) -> bool {
+        self.seen
+            .get(((id - self.first_id) / 64) as usize)
+            .is_some_and(|w| w >> ((id - self.first_id) % 64) & 1 != 0)
     }
 
     /// Takes the id of the next row (`None` when the row's id could not be read).
     pub fn push(&mut self, file: &str, line: u64, id: Option<u64>, findings: &mut Vec<Finding>) {
         self.rows += 1;
-        let Some(id) = id else {
-            // An unreadable id was already reported as a malformed row; assume it
-            // was the expected one so that one bad row does not cascade.
-            self.next += 1;
-            return;
+        // An unreadable id was already reported as a malformed row.
+        let Some(id) = id else { return };
+        let mut report = |defect| {
+            findings.push(Finding {
+                file: file.to_string(),
+                line: Some(line),
+                id: Some(id),
+                defect,
+            })
         };
-        if id == self.next {
-            self.next += 1;
+        if id < self.first_id || id > self.last_id {
+            report(Defect::IdOutsideShard {
+                first: self.first_id,
+                last: self.last_id,
+            });
             return;
         }
-        let defect = if id > self.next && id <= self.last_id {
-            Defect::MissingIds {
-                from: self.next,
-                to: id - 1,
+        if !self.mark(id) {
+            report(Defect::RepeatedId);
+            return;
+        }
+        let next = self.highest.map_or(self.first_id, |h| h + 1);
+        match self.highest {
+            Some(h) if id < h => report(Defect::IdOutOfOrder { after: h }),
+            _ => {
+                if id > next {
+                    self.gaps.push((next, id - 1, line, id));
+                }
+                self.highest = Some(id);
             }
-        } else {
-            Defect::UnexpectedId {
-                expected: self.next,
-                found: id,
-            }
-        };
-        findings.push(Finding {
-            file: file.to_string(),
-            line: Some(line),
-            id: Some(id),
-            defect,
-        });
-        // Resynchronise on the id found, unless it lies behind (a repeat), so that
-        // one gap is one defect and not one per following row.
-        if id > self.next {
-            self.next = id + 1;
         }
     }
 
-    /// After the last row: ids missing at the end, and the row count.
+    /// After the last row: the ids that never came (where their gap was seen), ids
+    /// missing at the end, and the row count.
     pub fn finish(&self, file: &str, findings: &mut Vec<Finding>) {
-        if self.next <= self.last_id && self.first_id <= self.last_id {
+        let tracked = !self.seen.is_empty();
+        for &(from, to, line, id) in &self.gaps {
+            let mut report = |from, to| {
+                findings.push(Finding {
+                    file: file.to_string(),
+                    line: Some(line),
+                    id: Some(id),
+                    defect: Defect::MissingIds { from, to },
+                })
+            };
+            if !tracked {
+                report(from, to);
+                continue;
+            }
+            // The ids of the gap that did not turn up later, as ranges.
+            let mut start = None;
+            for i in from..=to {
+                match (self.was_seen(i), start) {
+                    (false, None) => start = Some(i),
+                    (true, Some(s)) => {
+                        report(s, i - 1);
+                        start = None;
+                    }
+                    _ => {}
+                }
+            }
+            if let Some(s) = start {
+                report(s, to);
+            }
+        }
+        let next = self.highest.map_or(self.first_id, |h| h + 1);
+        if next <= self.last_id && self.first_id <= self.last_id {
             findings.push(Finding::file(
                 file,
                 Defect::MissingIds {
-                    from: self.next,
+                    from: next,
                     to: self.last_id,
                 },
             ));
@@ -588,6 +672,89 @@ pub fn same_rater(version: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The defects of a shard of ids 100..=109 whose rows carry `ids` (line i + 1 for
+    /// the i-th), as (line, id, message); `None` for a shard-level one.
+    fn id_defects(ids: &[u64]) -> Vec<(Option<u64>, Option<u64>, String)> {
+        let record = ShardRecord {
+            file: "bank-00000.csv.zst".into(),
+            first_id: 100,
+            last_id: 109,
+            rows: 10,
+            bytes: 0,
+            xxh3: String::new(),
+        };
+        let mut seq = IdSequence::new(&record);
+        let mut found = Vec::new();
+        for (i, &id) in ids.iter().enumerate() {
+            seq.push(&record.file, i as u64 + 1, Some(id), &mut found);
+        }
+        seq.finish(&record.file, &mut found);
+        found
+            .into_iter()
+            .map(|f| (f.line, f.id, f.defect.to_string()))
+            .collect()
+    }
+
+    /// One bad row is one defect (two when it also leaves a gap), never one per row
+    /// after it. Regression: an id beyond the shard, or two swapped rows, made every
+    /// following row "id N where id M was expected".
+    #[test]
+    fn each_bad_id_is_one_defect() {
+        let clean: Vec<u64> = (100..110).collect();
+        assert_eq!(id_defects(&clean), vec![]);
+        let mut swapped = clean.clone();
+        swapped.swap(3, 4);
+        assert_eq!(
+            id_defects(&swapped),
+            vec![(
+                Some(5),
+                Some(103),
+                "the id comes after id 104 (ids increase down a shard)".into()
+            )]
+        );
+        let mut beyond = clean.clone();
+        beyond[3] = 9999;
+        assert_eq!(
+            id_defects(&beyond),
+            vec![
+                (
+                    Some(4),
+                    Some(9999),
+                    "the id is not one of this shard's ids 100..=109".into()
+                ),
+                (Some(5), Some(104), "id 103 is missing".into()),
+            ]
+        );
+        let mut repeated = clean.clone();
+        repeated[5] = 104;
+        assert_eq!(
+            id_defects(&repeated),
+            vec![
+                (
+                    Some(6),
+                    Some(104),
+                    "an earlier row of this shard has the same id".into()
+                ),
+                (Some(7), Some(106), "id 105 is missing".into()),
+            ]
+        );
+        let dropped: Vec<u64> = (100..110).filter(|&i| !(103..=104).contains(&i)).collect();
+        assert_eq!(
+            id_defects(&dropped),
+            vec![
+                (Some(4), Some(105), "ids 103..=104 are missing".into()),
+                (None, None, "8 rows, the manifest says 10".into()),
+            ]
+        );
+        assert_eq!(
+            id_defects(&clean[..7]),
+            vec![
+                (None, None, "ids 107..=109 are missing".into()),
+                (None, None, "7 rows, the manifest says 10".into()),
+            ]
+        );
+    }
 
     /// The closed form agrees with counting shard by shard, and needs no loop for a
     /// count of 10^18 rows in one-row shards.
@@ -802,10 +969,7 @@ mod tests {
         assert_eq!(
             kinds,
             vec![
-                Defect::UnexpectedId {
-                    expected: 1,
-                    found: 0
-                },
+                Defect::RepeatedId,
                 Defect::MissingIds { from: 2, to: 3 },
                 Defect::WrongRowCount {
                     expected: 4,
