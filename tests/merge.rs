@@ -9,6 +9,7 @@ use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 use common::{factory, generate, listing, read_bank, Gen};
+use predicates::prelude::*;
 use sudoku_factory::bank::read_manifest;
 
 /// Merges `inputs` into `dir/name` with `extra` options; asserts success.
@@ -475,4 +476,91 @@ fn banks_of_different_sizes_do_not_merge() {
         .stderr(predicates::str::contains("4x4"))
         .stderr(predicates::str::contains("one size"));
     assert!(!out.exists(), "a refused merge created its output");
+}
+
+/// A merge of rating-graded banks keeps the scale: `verify` reads the bands as
+/// ratings and passes. Regression: the merged params lost `grade: rating`, and
+/// `verify` failed every such merge ("LO is not a number") without checking bands.
+#[test]
+fn rating_graded_banks_merge_into_a_bank_verify_checks() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |k: u64| {
+        generate(dir.path().join(format!("w{k}")))
+            .arg("--grade")
+            .arg("rating")
+            .count(400)
+            .variants(2)
+            .shard_rows(100)
+            .args(["--workers", "2", "--worker", &k.to_string()])
+            .bank()
+    };
+    let (w0, w1) = (run(0), run(1));
+    let out = merge(dir.path(), "merged", &[&w0, &w1], &[]);
+    let m = read_manifest(&out).unwrap();
+    assert_eq!(m.params.grade.as_deref(), Some("rating"));
+    assert!(m.params.bands.is_some());
+    factory()
+        .arg("verify")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("is clean"))
+        .stderr(predicates::str::contains("bands are not checked").not());
+}
+
+/// Banks graded on different scales are refused: their band names mean different
+/// things (`easy`: 36-40 clues, or a rating of 1.0-1.4).
+#[test]
+fn banks_of_different_grade_scales_do_not_merge() {
+    let dir = tempfile::tempdir().unwrap();
+    let clues = generate(dir.path().join("clues")).count(20).bank();
+    let rated = generate(dir.path().join("rated"))
+        .arg("--grade")
+        .arg("rating")
+        .count(20)
+        .bank();
+    let out = dir.path().join("out");
+    factory()
+        .arg("merge")
+        .arg(&out)
+        .args([&clues, &rated])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("graded by clues"))
+        .stderr(predicates::str::contains("by rating"))
+        .stderr(predicates::str::contains("one grade scale"));
+    assert!(!out.exists(), "a refused merge created its output");
+}
+
+/// A merge records which version rated each input, so that `verify` holds a bank
+/// rated by an earlier rater to consistency instead of re-rating it. Regression:
+/// the merged manifest said 0.4.0 whatever its inputs, and `verify` re-rated them.
+#[test]
+fn a_merge_remembers_which_rater_rated_its_inputs() {
+    let dir = tempfile::tempdir().unwrap();
+    let old = generate(dir.path().join("old")).count(200).bank();
+    let manifest = old.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let version = format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION"));
+    assert!(text.contains(&version), "{text}");
+    std::fs::write(&manifest, text.replace(&version, "\"version\": \"0.3.0\"")).unwrap();
+    let new = generate(dir.path().join("new")).count(200).seed(5).bank();
+    let out = merge(dir.path(), "merged", &[&old, &new], &[]);
+    let m = read_manifest(&out).unwrap();
+    assert_eq!(m.rated_by(), "0.3.0");
+    let inputs = &m.params.merge.as_ref().unwrap().inputs;
+    assert_eq!(inputs[0].rated_by.as_deref(), Some("0.3.0"));
+    assert_eq!(
+        inputs[1].rated_by.as_deref(),
+        Some(env!("CARGO_PKG_VERSION"))
+    );
+    factory()
+        .arg("verify")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicates::str::contains("rated by sudoku-factory 0.3.0"));
+    // Merged again, the oldest rater is still the one named.
+    let again = merge(dir.path(), "again", &[&out], &[]);
+    assert_eq!(read_manifest(&again).unwrap().rated_by(), "0.3.0");
 }

@@ -83,6 +83,13 @@ pub enum MergeError {
         other: PathBuf,
         other_size: Size,
     },
+    #[error("{first} is graded by {first_scale} and {other} by {other_scale}; merge combines banks of one grade scale (their band names mean different things)")]
+    MixedScales {
+        first: PathBuf,
+        first_scale: String,
+        other: PathBuf,
+        other_scale: String,
+    },
     #[error("{0} is both the output and an input; merge into a new directory")]
     OutIsInput(PathBuf),
     #[error("{action} {path}: {error}")]
@@ -161,6 +168,22 @@ pub fn common_size(inputs: &[Input]) -> Result<Size, MergeError> {
             other_size: other.size,
         }),
         None => Ok(first.size),
+    }
+}
+
+/// The grade scale every input was banded by (`clues` or `rating`), or why there is
+/// none: one bank's `easy` is 36–40 clues, the other's a rating of 1.0–1.4.
+pub fn common_scale(inputs: &[Input]) -> Result<String, MergeError> {
+    let scale = |i: &Input| i.manifest.params.grade_scale().to_string();
+    let first = inputs.first().expect("merge has at least one input");
+    match inputs.iter().find(|i| scale(i) != scale(first)) {
+        Some(other) => Err(MergeError::MixedScales {
+            first: first.dir.clone(),
+            first_scale: scale(first),
+            other: other.dir.clone(),
+            other_scale: scale(other),
+        }),
+        None => Ok(scale(first)),
     }
 }
 

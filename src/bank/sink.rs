@@ -172,7 +172,39 @@ impl Default for Params {
     }
 }
 
+impl Manifest {
+    /// The sudoku-factory version whose rater gave the rating columns: the version
+    /// that wrote the bank, or for a merge the oldest of its inputs' (a merge copies
+    /// ratings, it does not rate).
+    pub fn rated_by(&self) -> &str {
+        let inputs = self.params.merge.as_ref().map(|m| m.inputs.as_slice());
+        match inputs {
+            Some(inputs) if !inputs.is_empty() => inputs
+                .iter()
+                .map(|i| i.rated_by.as_deref().unwrap_or(&self.version))
+                .min_by_key(|v| version_key(v))
+                .unwrap_or(&self.version),
+            _ => &self.version,
+        }
+    }
+}
+
+/// A version `MAJOR.MINOR.PATCH` as a key that sorts in release order; an unreadable
+/// one sorts last (it counts as current).
+pub fn version_key(version: &str) -> (u64, u64, u64) {
+    let mut it = version.split('.').map(|p| p.parse::<u64>().ok());
+    match (it.next(), it.next(), it.next()) {
+        (Some(Some(a)), Some(Some(b)), Some(Some(c))) => (a, b, c),
+        _ => (u64::MAX, u64::MAX, u64::MAX),
+    }
+}
+
 impl Params {
+    /// The scale the bank's bands grade by: `clues` (the default) or `rating`.
+    pub fn grade_scale(&self) -> &str {
+        self.grade.as_deref().unwrap_or("clues")
+    }
+
     /// The board size `size` names.
     pub fn board_size(&self) -> Result<Size, String> {
         usize::try_from(self.size)
@@ -234,6 +266,10 @@ pub struct MergeInput {
     pub dir: String,
     pub rows: u64,
     pub params: Params,
+    /// The sudoku-factory version whose rater gave the input's rating columns (its
+    /// [`Manifest::rated_by`]); absent from merges made by earlier builds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rated_by: Option<String>,
 }
 
 /// Settings of the sink.

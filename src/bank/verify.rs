@@ -81,6 +81,9 @@ pub enum Defect {
     WrongRating {
         stated: Option<Rating>,
         expected: Option<Rating>,
+        /// The run's first row whose stated columns `expected` are, when no rater
+        /// gave them (a bank rated by an earlier rater).
+        first_id: Option<u64>,
     },
     /// The same puzzle (up to its text) appears twice in the bank.
     Duplicate {
@@ -170,17 +173,29 @@ impl fmt::Display for Defect {
             Defect::WrongCanonical => {
                 f.write_str("the canonical column is not the puzzle's canonical form")
             }
-            Defect::WrongRating { stated, expected } => {
+            Defect::WrongRating {
+                stated,
+                expected,
+                first_id,
+            } => {
                 let show = |r: &Option<Rating>| match r {
                     Some(r) => format!("{r} {}", r.technique.name()),
                     None => "(none)".to_string(),
                 };
-                write!(
-                    f,
-                    "rating {}, the rater says {}",
-                    show(stated),
-                    show(expected)
-                )
+                match first_id {
+                    None => write!(
+                        f,
+                        "rating {}, the rater says {}",
+                        show(stated),
+                        show(expected)
+                    ),
+                    Some(id) => write!(
+                        f,
+                        "rating {}, but id {id}, the first row of its canonical form, has {}",
+                        show(stated),
+                        show(expected)
+                    ),
+                }
             }
             Defect::Duplicate { of_id } => write!(f, "the same puzzle as id {of_id}"),
         }
@@ -548,7 +563,7 @@ pub fn check_row<B: Board>(
     bands: Option<&BandTable>,
     rating: RatingCheck,
     mut report: impl FnMut(Defect),
-) {
+) -> Option<Option<Rating>> {
     let (puzzle, solution) = (row.puzzle.as_ref(), row.solution.as_ref());
     let solution_ok = solution.iter().all(|&v| v != 0) && B::is_consistent(&row.solution);
     if !solution_ok {
@@ -594,56 +609,72 @@ pub fn check_row<B: Board>(
             report(Defect::WrongCanonical);
         }
     }
-    let expected = match rating {
+    let (expected, first_id) = match rating {
         // A puzzle that is not unique has no rating; that defect is reported above.
-        _ if !unique => return,
-        RatingCheck::Skip => return,
-        RatingCheck::Rerate => B::rate(&row.puzzle),
-        RatingCheck::SameAs(previous) => previous,
+        _ if !unique => return None,
+        RatingCheck::Skip | RatingCheck::Rest { .. } => return None,
+        RatingCheck::Rerate => (B::rate(&row.puzzle), None),
+        RatingCheck::SameAs {
+            rating,
+            first_id,
+            by_rater,
+        } => (rating, (!by_rater).then_some(first_id)),
     };
     if row.rating != expected {
         report(Defect::WrongRating {
             stated: row.rating,
             expected,
+            first_id,
         });
     }
+    matches!(rating, RatingCheck::Rerate).then_some(expected)
 }
 
 /// How [`check_row`] checks the rating columns. Rating is costly (≈ 0.2 ms for a
 /// minimal puzzle against µs for the other checks) and invariant under the symmetry
 /// group, so `verify` re-rates the first row of every run of rows sharing a canonical
-/// form (a seed and its variants) and holds the rest of the run to that row's columns.
+/// form (a seed and its variants) and holds the rest of the run to the rater's
+/// rating of that row; a bank rated by an earlier rater, to the row's stated one.
 #[derive(Clone, Copy, Debug)]
 pub enum RatingCheck {
-    /// A bank from before the rating columns (version 0.1.0): nothing to check.
+    /// No rating to check: a bank from before the rating columns (version 0.1.0), or
+    /// the first row of a run in a bank rated by an earlier rater.
     Skip,
     /// Rate the puzzle and compare.
     Rerate,
-    /// The row must carry these columns: the stated rating of the run's first row.
-    SameAs(Option<Rating>),
+    /// A row of a run whose first row is `rows[first]` of [`rating_checks`]: resolved
+    /// into [`RatingCheck::SameAs`] once that row is checked (alone, it checks nothing).
+    Rest { first: usize },
+    /// The row must carry `rating`: the rater's rating of its run's first row (id
+    /// `first_id`) when `by_rater`, else that row's stated one.
+    SameAs {
+        rating: Option<Rating>,
+        first_id: u64,
+        by_rater: bool,
+    },
 }
 
-/// The [`RatingCheck`] of each row of `rows` (in id order): [`RatingCheck::Rerate`]
-/// where a run of one canonical form starts (or the row has none), else the run's
-/// first row's stated rating. A bank rated by an earlier rater (`rerate` false) is
-/// only held to consistency: each run's rows carry its first row's columns.
+/// The [`RatingCheck`] of each row of `rows` (in id order): where a run of one
+/// canonical form starts (or the row has none), [`RatingCheck::Rerate`] (`Skip` for
+/// a bank rated by an earlier rater: `rerate` false); after it, [`RatingCheck::Rest`].
 pub fn rating_checks<C: PartialEq>(
     rows: &[&Row<C>],
     rated_bank: bool,
     rerate: bool,
 ) -> Vec<RatingCheck> {
-    let mut first: Option<&Row<C>> = None;
+    let mut first: Option<usize> = None;
     rows.iter()
-        .map(|row| {
+        .enumerate()
+        .map(|(i, row)| {
             if !rated_bank {
                 return RatingCheck::Skip;
             }
             match first {
-                Some(f) if row.canonical.is_some() && f.canonical == row.canonical => {
-                    RatingCheck::SameAs(f.rating)
+                Some(f) if row.canonical.is_some() && rows[f].canonical == row.canonical => {
+                    RatingCheck::Rest { first: f }
                 }
                 _ => {
-                    first = Some(row);
+                    first = Some(i);
                     if rerate {
                         RatingCheck::Rerate
                     } else {
@@ -655,18 +686,24 @@ pub fn rating_checks<C: PartialEq>(
         .collect()
 }
 
+/// The check of a [`RatingCheck::Rest`] row once its run's first row `first` was
+/// checked: held to `rerated`, the rater's rating of it, when it was re-rated (a
+/// wrong first row is then one defect, not one per row of its run), else to its
+/// stated rating.
+pub fn held_to<C>(first: &Row<C>, rerated: Option<Option<Rating>>) -> RatingCheck {
+    RatingCheck::SameAs {
+        rating: rerated.unwrap_or(first.rating),
+        first_id: first.id,
+        by_rater: rerated.is_some(),
+    }
+}
+
 /// Whether a bank made by sudoku-factory `version` was rated by this build's rater:
 /// [`crate::engine::rating::RATER_SINCE`] is the first version whose rater gives
 /// today's ratings. An unreadable version counts as current.
 pub fn same_rater(version: &str) -> bool {
-    let parse = |v: &str| -> Option<(u64, u64, u64)> {
-        let mut it = v.split('.').map(|p| p.parse::<u64>().ok());
-        Some((it.next()??, it.next()??, it.next()??))
-    };
-    match (parse(version), parse(crate::engine::rating::RATER_SINCE)) {
-        (Some(v), Some(since)) => v >= since,
-        _ => true,
-    }
+    use crate::bank::sink::version_key;
+    version_key(version) >= version_key(crate::engine::rating::RATER_SINCE)
 }
 
 #[cfg(test)]
@@ -841,7 +878,8 @@ mod tests {
             defects(&wrong),
             vec![Defect::WrongRating {
                 stated: wrong.rating,
-                expected: good.rating
+                expected: good.rating,
+                first_id: None,
             }]
         );
         let mut missing = good.clone();
@@ -850,18 +888,14 @@ mod tests {
         // A variant is held to its run's first row; a bank without the columns is not.
         let table = BandTable::default_9x9();
         let mut out = Vec::new();
-        check_row::<Nine>(
-            &missing,
-            Some(&table),
-            RatingCheck::SameAs(good.rating),
-            |d| out.push(d),
-        );
+        let held = held_to(&good, None);
+        check_row::<Nine>(&missing, Some(&table), held, |d| out.push(d));
         check_row::<Nine>(&missing, Some(&table), RatingCheck::Skip, |d| out.push(d));
         assert_eq!(out.len(), 1);
         let rows = [&good, &wrong, &missing];
         let checks = rating_checks(&rows, true, true);
         assert!(matches!(checks[0], RatingCheck::Rerate));
-        assert!(matches!(checks[1], RatingCheck::SameAs(r) if r == good.rating));
+        assert!(matches!(checks[1], RatingCheck::Rest { first: 0 }));
         assert!(matches!(
             rating_checks(&rows, false, true)[0],
             RatingCheck::Skip
@@ -870,10 +904,46 @@ mod tests {
         // run must still agree with it.
         let earlier = rating_checks(&rows, true, false);
         assert!(matches!(earlier[0], RatingCheck::Skip));
-        assert!(matches!(earlier[1], RatingCheck::SameAs(_)));
+        assert!(matches!(earlier[1], RatingCheck::Rest { first: 0 }));
         assert!(same_rater(crate::engine::rating::RATER_SINCE));
         assert!(same_rater("1.0.0"));
         assert!(!same_rater("0.2.0"));
+    }
+
+    /// A run whose first row is wrong is one defect: the rest is held to the rater's
+    /// rating of that row, not to its stated one. Regression: the correct rows were
+    /// reported, each with "the rater says" the first row's wrong rating.
+    #[test]
+    fn a_wrong_first_row_is_one_defect_and_held_rows_say_whose_rating() {
+        let table = BandTable::default_9x9();
+        let good = good_row();
+        let mut wrong_first = good.clone();
+        wrong_first.rating = Some(Rating {
+            rating: 99,
+            technique: crate::engine::rating::Technique::HiddenSingle,
+        });
+        let mut found = Vec::new();
+        let rerated = check_row::<Nine>(&wrong_first, Some(&table), RatingCheck::Rerate, |d| {
+            found.push(d)
+        });
+        assert_eq!(rerated, Some(good.rating));
+        let rest = held_to(&wrong_first, rerated);
+        check_row::<Nine>(&good, Some(&table), rest, |d| found.push(d));
+        assert_eq!(found.len(), 1, "{found:?}");
+        // Not re-rated (an earlier rater's bank): held to the stated rating, and the
+        // message names the row it comes from, not a rater.
+        let rest = held_to(&wrong_first, None);
+        let mut found = Vec::new();
+        check_row::<Nine>(&good, Some(&table), rest, |d| found.push(d));
+        assert_eq!(
+            found.iter().map(ToString::to_string).collect::<Vec<_>>(),
+            vec![format!(
+                "rating {} {}, but id {}, the first row of its canonical form, has 9.9 hidden-single",
+                good.rating.unwrap(),
+                good.rating.unwrap().technique.name(),
+                wrong_first.id
+            )]
+        );
     }
 
     #[test]

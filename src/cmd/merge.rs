@@ -25,6 +25,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         .map(|dir| merge::open_input(dir))
         .collect::<Result<Vec<Input>, MergeError>>()?;
     let size = merge::common_size(&inputs)?;
+    let scale = merge::common_scale(&inputs)?;
     refuse_out_as_input(&args.out, &inputs)?;
     sink::refuse_occupied(&args.out, args.force)?;
     sink::SpillDir::sweep_stale(&args.out);
@@ -55,7 +56,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         zstd_level: args.zstd_level.unwrap_or(first.zstd_level),
         layout_variants: first.variants,
     };
-    let params = params(&inputs, &config, size);
+    let params = params(&inputs, &config, size, scale);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.map_or(0, |t| t as usize))
         .build()
@@ -118,7 +119,7 @@ fn refuse_out_as_input(out: &Path, inputs: &[Input]) -> anyhow::Result<()> {
 /// and generation options), `bands` when all inputs agree on it (so that `verify`
 /// checks bands), `rating` when every input is rated, and `count` (set by the merge
 /// to the rows written).
-fn params(inputs: &[Input], config: &MergeConfig, size: Size) -> Params {
+fn params(inputs: &[Input], config: &MergeConfig, size: Size, scale: String) -> Params {
     let bands: BTreeSet<Option<&str>> = inputs
         .iter()
         .map(|i| i.manifest.params.bands.as_deref())
@@ -132,6 +133,8 @@ fn params(inputs: &[Input], config: &MergeConfig, size: Size) -> Params {
         shard_rows: config.shard_rows,
         zstd_level: config.zstd_level,
         bands,
+        // `verify` reads the bands on the inputs' scale (`clues` is the default).
+        grade: (scale != "clues").then_some(scale),
         merge: Some(MergeParams {
             order: config.order.name().to_string(),
             max_per_class: config.max_per_class,
@@ -142,13 +145,14 @@ fn params(inputs: &[Input], config: &MergeConfig, size: Size) -> Params {
                     dir: i.dir.display().to_string(),
                     rows: i.manifest.rows,
                     params: i.manifest.params.clone(),
+                    rated_by: Some(i.manifest.rated_by().to_string()),
                 })
                 .collect(),
         }),
         // Rated only when every input is: `verify` then checks the columns.
         rating: inputs
             .iter()
-            .all(|i| i.manifest.params.rating && i.manifest.version != "0.1.0"),
+            .all(|i| i.manifest.params.rating && i.manifest.rated_by() != "0.1.0"),
         ..Params::default()
     }
 }

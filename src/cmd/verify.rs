@@ -17,10 +17,10 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::bank::sink::ShardRecord;
-use crate::bank::verify::{self, Defect, Finding, IdSequence};
+use crate::bank::verify::{self, Defect, Finding, IdSequence, RatingCheck};
 use crate::bank::{self, Row, RowError, ShardReader};
 use crate::cli::VerifyArgs;
-use crate::engine::board::Board;
+use crate::engine::board::{Board, Rating};
 use crate::engine::grade::BandTable;
 use crate::say;
 
@@ -127,18 +127,20 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         .expect("the template is valid")
         .progress_chars("=> "),
     );
-    if bands.is_none() && manifest.params.merge.is_some() && !args.quiet {
+    // A merge keeps `bands` only when its inputs agree on one table.
+    if manifest.params.bands.is_none() && manifest.params.merge.is_some() && !args.quiet {
         say!(
             "sudoku-factory: note: {} merges banks with different band tables; bands are not checked",
             dir.display()
         );
     }
-    let rerate = verify::same_rater(&manifest.version);
-    if !rerate && manifest.params.rating && !args.quiet {
+    let rated_by = manifest.rated_by();
+    let rated = rated_by != "0.1.0" && manifest.params.rating;
+    let rerate = verify::same_rater(rated_by);
+    if rated && !rerate && !args.quiet {
         say!(
-            "sudoku-factory: note: {} was rated by sudoku-factory {}, whose rater predates this build's ({}+); its rating columns are checked for consistency, not re-rated",
+            "sudoku-factory: note: {} was rated by sudoku-factory {rated_by}, whose rater predates this build's ({}+); its rating columns are checked for consistency, not re-rated",
             dir.display(),
-            manifest.version,
             crate::engine::rating::RATER_SINCE
         );
     }
@@ -146,7 +148,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     let checked = ShardCheck {
         dir,
         bands: bands.as_ref(),
-        rated: manifest.version != "0.1.0" && manifest.params.rating,
+        rated,
         rerate,
         seen: &seen,
         shards: &manifest.shards,
@@ -304,22 +306,43 @@ impl ShardCheck<'_> {
         let good: Vec<&Row<B::Cells>> =
             chunk.iter().filter_map(|item| item.as_ref().ok()).collect();
         let checks = verify::rating_checks(&good, self.rated, self.rerate);
-        let row_findings: Vec<Finding> = good
+        let check = |i: usize, rating: RatingCheck| {
+            let row = good[i];
+            let mut found = Vec::new();
+            let rerated = verify::check_row::<B>(row, bands, rating, |defect| {
+                found.push(Finding {
+                    file: file.to_string(),
+                    line: Some(row.line),
+                    id: Some(row.id),
+                    defect,
+                })
+            });
+            (found, rerated)
+        };
+        // First the rows that start a run (re-rated), then the rest of each run, held
+        // to the rater's rating of its first row.
+        let firsts: Vec<(Vec<Finding>, Option<Option<Rating>>)> = checks
             .par_iter()
-            .zip(checks.par_iter())
-            .flat_map_iter(|(row, &rating)| {
-                let mut found = Vec::new();
-                verify::check_row::<B>(row, bands, rating, |defect| {
-                    found.push(Finding {
-                        file: file.to_string(),
-                        line: Some(row.line),
-                        id: Some(row.id),
-                        defect,
-                    })
-                });
-                found
+            .enumerate()
+            .map(|(i, &rating)| match rating {
+                RatingCheck::Rest { .. } => (Vec::new(), None),
+                _ => check(i, rating),
             })
             .collect();
+        let rests: Vec<Vec<Finding>> = checks
+            .par_iter()
+            .enumerate()
+            .map(|(i, &rating)| match rating {
+                RatingCheck::Rest { first } => {
+                    check(i, verify::held_to(good[first], firsts[first].1)).0
+                }
+                _ => Vec::new(),
+            })
+            .collect();
+        let row_findings = firsts
+            .into_iter()
+            .zip(rests)
+            .flat_map(|((first, _), rest)| first.into_iter().chain(rest));
         findings.extend(row_findings);
         let keys: Vec<(u128, u64)> = chunk
             .par_iter()
