@@ -230,3 +230,44 @@ fn latencies_are_read_from_a_real_run() {
     }
     assert!(stdout.contains("distinct canonical forms: 300"), "{stdout}");
 }
+
+/// A rating-graded bank's bands come in its table's order, empty ones too, and an
+/// unfinished bank is said to be one. Regressions: the rating table was read as clue
+/// ranges (and dropped), and an incomplete bank's stats gave no warning.
+#[test]
+fn rating_bands_keep_their_table_and_an_unfinished_bank_is_named() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("rated");
+    common::generate(&out)
+        .arg("--grade")
+        .arg("rating")
+        .arg("--bands")
+        .arg("b=1.3-9.9,a=1.0-1.2")
+        .count(20)
+        .run();
+    // A band no row is in, and the run marked unfinished (only params and the
+    // flag change: the shards and their checksums stay valid).
+    let manifest = out.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    let edited = text
+        .replace("b=1.3-9.9,a=1.0-1.2", "b=1.3-9.4,z=9.5-9.9,a=1.0-1.2")
+        .replace("\"complete\": true", "\"complete\": false");
+    assert_ne!(edited, text);
+    std::fs::write(&manifest, edited).unwrap();
+    let run = common::factory().arg("stats").arg(&out).assert().success();
+    let output = run.get_output();
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr),
+    );
+    let bands: Vec<&str> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("rows per band"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    assert_eq!(bands, ["b", "z", "a"], "{stdout}");
+    assert!(stderr.contains("is incomplete"), "{stderr}");
+    assert!(stderr.contains("20 rows in 1 shard so far"), "{stderr}");
+}

@@ -16,7 +16,7 @@ use crate::bank::stats::{self, BankStats, RatePoint, StageLatency};
 use crate::bank::{self, ShardReader};
 use crate::cli::StatsArgs;
 use crate::engine::board::Board;
-use crate::engine::grade::BandTable;
+use crate::engine::grade::{BandTable, Scale};
 use crate::say;
 
 use super::export::{refuse_bank_file, refuse_existing};
@@ -40,11 +40,22 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
             dir.join(crate::bank::sink::MANIFEST).display()
         )
     })?;
+    // Bands in the table's order (with empty ones), on the bank's scale.
+    let scale = Scale::from_name(manifest.params.grade_scale()).unwrap_or(Scale::Clues);
     let table = manifest
         .params
         .bands
         .as_deref()
-        .and_then(|spec| BandTable::parse_for(spec, size).ok());
+        .and_then(|spec| BandTable::parse_scaled(spec, size, scale).ok());
+    if !manifest.complete {
+        say!(
+            "sudoku-factory: warning: {} is incomplete (complete: false; {} in {} so far): these numbers cover only that part; `sudoku-factory generate --resume {}` finishes it",
+            dir.display(),
+            super::counted(manifest.rows, "row"),
+            super::counted(manifest.shards.len() as u64, "shard"),
+            dir.display()
+        );
+    }
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(args.threads.map_or(0, |t| t as usize))
         .build()
