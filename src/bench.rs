@@ -359,13 +359,17 @@ fn collect<C: Send>(
     let samples = match budget {
         Budget::Count(n) => (0..n).into_par_iter().filter_map(&make).collect(),
         Budget::Time(limit) => {
-            // Batches of a few items per thread keep the overshoot small.
-            let batch = (rayon::current_num_threads() * 4) as u64;
+            // Batches of a few items per thread keep the overshoot small; the first
+            // is one item per thread, doubling up to four, so that items of minutes
+            // (25x25 carved to the end) overshoot by one item, not four.
+            let threads = rayon::current_num_threads() as u64;
+            let mut batch = threads;
             let mut all = Vec::new();
             let mut next = 0u64;
             while !stop.load(Ordering::Relaxed) && (all.is_empty() || start.elapsed() < limit) {
                 all.par_extend((next..next + batch).into_par_iter().filter_map(&make));
                 next += batch;
+                batch = (batch * 2).min(threads * 4);
             }
             all
         }

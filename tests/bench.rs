@@ -380,3 +380,34 @@ fn bench_refuses_an_unknown_band_before_any_work() {
     }
     assert!(!dir.path().join("bench-results").exists());
 }
+
+/// 25x25 without `--difficulty` carves to the end (minutes a puzzle): said before
+/// the work starts. Regression: it ran for minutes, silent, past `--seconds 1`.
+#[test]
+fn bench_on_25x25_carving_to_the_end_says_it_takes_minutes() {
+    use std::io::BufRead;
+    let dir = tempfile::tempdir().unwrap();
+    let mut child = std::process::Command::new(common::bin())
+        .args(["bench", "--size", "25", "--seconds", "1", "--fill", "mrv"])
+        .args(["--carve", "target", "--threads", "1", "--out"])
+        .arg(dir.path().join("out"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The first line of stderr, or nothing if none comes within a minute.
+    let stderr = child.stderr.take().unwrap();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = std::io::BufReader::new(stderr).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let first = rx
+        .recv_timeout(std::time::Duration::from_secs(60))
+        .unwrap_or_default();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    assert!(first.contains("takes minutes"), "{first}");
+    assert!(first.contains("--difficulty"), "{first}");
+}

@@ -88,6 +88,11 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         threads: pool.current_num_threads(),
         bands,
     };
+    if config.bands.is_none() && args.size == Size::TwentyFive {
+        say!(
+            "sudoku-factory: note: without --difficulty, bench carves each 25x25 puzzle to the end, which takes minutes (--seconds is checked between puzzles); --difficulty BAND carves to a band in milliseconds"
+        );
+    }
     if config.bands.is_some() && args.size != Size::Nine {
         say!("sudoku-factory: note: the sudoku crate makes 9x9 puzzles only, so there are no peer rows");
     } else if config.bands.is_some() && !bench::HAS_PEER {
