@@ -196,3 +196,25 @@ fn no_manifest_is_a_fatal_error() {
         .code(2)
         .stderr(predicate::str::contains("manifest.json"));
 }
+
+/// Columns swapped in a shard's header (and its rows): one defect, the header, not
+/// one per row read by position. Regression: 300 "clues is not a number" besides.
+#[test]
+fn a_header_of_other_column_order_is_one_defect() {
+    let (_dir, out) = bank();
+    rewrite_shard(&out, "bank-00001.csv.zst", |lines| {
+        for line in lines.iter_mut() {
+            let mut fields: Vec<&str> = line.split(',').collect();
+            fields.swap(3, 4);
+            *line = fields.join(",");
+        }
+    });
+    let run = verify(&out).code(1);
+    let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains("found \"id,puzzle,solution,difficulty,clues"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("has 1 defect"), "{stderr}");
+    assert!(!stderr.contains("malformed"), "{stderr}");
+}

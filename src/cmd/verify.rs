@@ -18,7 +18,7 @@ use rayon::prelude::*;
 
 use crate::bank::sink::ShardRecord;
 use crate::bank::verify::{self, Defect, Finding, IdSequence, RatingCheck};
-use crate::bank::{self, Row, RowError, ShardReader};
+use crate::bank::{self, BankError, Row, RowError, ShardReader};
 use crate::cli::VerifyArgs;
 use crate::engine::board::{Board, Rating};
 use crate::engine::grade::BandTable;
@@ -245,6 +245,14 @@ impl ShardCheck<'_> {
         let mut broken = false;
         if let Err(e) = reader.read_header() {
             findings.push(Finding::file(file, Defect::Unreadable(e.to_string())));
+            // A header of other column names or order: its rows cannot be read by
+            // position, and each would be a defect of the header's. A first line that
+            // names no column is a row where the header should be: read on.
+            if let BankError::Header { found, .. } = &e {
+                broken = found
+                    .split(',')
+                    .any(|name| bank::COLUMNS.contains(&name.trim()));
+            }
         }
         while !broken {
             chunk.clear();
