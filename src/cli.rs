@@ -289,7 +289,7 @@ pub struct TransformArgs {
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
     /// Equivalent puzzles to print per input line.
-    #[arg(long, default_value_t = 1)]
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..))]
     pub count: u32,
     /// Input file with one puzzle per line; `-` or nothing reads standard input.
     pub input: Option<PathBuf>,

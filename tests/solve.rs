@@ -130,3 +130,16 @@ fn reads_a_file_and_reports_a_missing_one() {
             )));
     }
 }
+
+/// `transform --count 0` is refused as `generate --count 0` is, not a silent empty
+/// output with exit 0.
+#[test]
+fn transform_refuses_a_count_of_zero() {
+    factory()
+        .args(["transform", "--count", "0"])
+        .write_stdin(format!("{MINIMAL}\n"))
+        .assert()
+        .code(2)
+        .stdout("")
+        .stderr(predicates::str::contains("--count"));
+}
