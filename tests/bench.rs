@@ -114,6 +114,24 @@ fn bench_refuses_bad_budgets_and_outputs_before_measuring() {
         .code(2)
         .stderr(predicates::str::contains("is not a directory"));
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+    // An OUT that cannot be created fails before the measurements. Regression: after
+    // them (here 1,000 s of them; the timeout catches the wait).
+    factory()
+        .args([
+            "bench",
+            "--fill",
+            "mrv",
+            "--carve",
+            "target",
+            "--seconds",
+            "1000",
+        ])
+        .arg("--out")
+        .arg(file.join("sub"))
+        .timeout(std::time::Duration::from_secs(60))
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("creating"));
     assert_eq!(
         std::fs::read_dir(dir.path()).unwrap().count(),
         1,

@@ -32,13 +32,15 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         },
         None => Budget::Count(args.count),
     };
-    // Checked before the measurements, which may take long.
+    // Checked before the measurements, which may take long: OUT is made now, so that
+    // one that cannot be (a file, no permission) fails at once.
     if args.out.exists() && !args.out.is_dir() {
         bail!(
             "--out {}: exists and is not a directory",
             args.out.display()
         );
     }
+    fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let bands = match &args.difficulty {
         None => None,
         Some(spec) => {
@@ -122,7 +124,6 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     write_stdout(&text)?;
 
     let dir = &args.out;
-    fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
     let csv_path = dir.join("bench.csv");
     let mut w = csv::Writer::from_path(&csv_path)
         .with_context(|| format!("creating {}", csv_path.display()))?;
