@@ -305,7 +305,7 @@ fn bad_inputs_are_errors_that_write_nothing() {
     // No manifest.
     let empty = dir.path().join("empty");
     std::fs::create_dir(&empty).unwrap();
-    refused(&[&good, &empty], "empty/manifest.json");
+    refused(&[&good, &empty], "empty holds no bank (no manifest.json)");
 
     // A corrupted shard: same size, one byte changed.
     let bad = dir.path().join("bad");

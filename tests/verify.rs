@@ -194,7 +194,36 @@ fn no_manifest_is_a_fatal_error() {
         .arg(dir.path())
         .assert()
         .code(2)
-        .stderr(predicate::str::contains("manifest.json"));
+        .stderr(predicate::str::contains("holds no bank (no manifest.json)"));
+}
+
+/// A staged run's seed directory is named as one, with how to make a bank of it.
+/// Regression: "reading seeds/manifest.json: No such file or directory".
+#[test]
+fn a_seed_directory_is_named_as_one() {
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = dir.path().join("seeds");
+    common::generate(&seeds)
+        .arg("--stage")
+        .arg("seeds")
+        .count(50)
+        .run();
+    for command in ["verify", "stats", "export"] {
+        factory()
+            .arg(command)
+            .arg(&seeds)
+            .args(if command == "export" {
+                &["--to", "out.jsonl"][..]
+            } else {
+                &[]
+            })
+            .current_dir(dir.path())
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("holds no bank"))
+            .stderr(predicate::str::contains("the seed files of a staged run"))
+            .stderr(predicate::str::contains("--seeds"));
+    }
 }
 
 /// Columns swapped in a shard's header (and its rows): one defect, the header, not

@@ -48,6 +48,10 @@ pub enum BankError {
         path: PathBuf,
         error: io::Error,
     },
+    /// No `manifest.json` in a directory that exists: said as "no bank", with what
+    /// the directory holds instead when it is a staged run's seeds.
+    #[error("{} holds no bank (no {MANIFEST}){}", dir.display(), seeds_hint(dir))]
+    NoManifest { dir: PathBuf },
     #[error("{path}: not a valid manifest: {error}")]
     Manifest {
         path: PathBuf,
@@ -77,12 +81,40 @@ fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) ->
     }
 }
 
+/// What a directory without a manifest holds instead, when it is the seed files of a
+/// staged run (`generate --stage seeds`): how to make a bank of them.
+fn seeds_hint(dir: &Path) -> String {
+    let has_seeds = fs::read_dir(dir).is_ok_and(|entries| {
+        entries.flatten().any(|e| {
+            let name = e.file_name();
+            let name = name.to_string_lossy();
+            name.starts_with("seeds-") && name.ends_with(".json")
+        })
+    });
+    if has_seeds {
+        format!(
+            "; it holds the seed files of a staged run: make a bank of them with `sudoku-factory generate --seeds {d} --out BANK` and the run's options (an unfinished stage 1 continues with `generate --stage seeds --resume {d}`)",
+            d = dir.display()
+        )
+    } else {
+        String::new()
+    }
+}
+
 /// Reads and parses `DIR/manifest.json`. Every listed shard must be a plain file name
 /// (read from DIR, never from elsewhere: `../other/bank-00000.csv.zst` is refused)
 /// listed once (a repeated entry would be read twice and its ids exported twice).
 pub fn read_manifest(dir: &Path) -> Result<Manifest, BankError> {
     let path = dir.join(MANIFEST);
-    let bytes = fs::read(&path).map_err(io_err("reading", &path))?;
+    let bytes = fs::read(&path).map_err(|error| {
+        if error.kind() == io::ErrorKind::NotFound && dir.is_dir() {
+            BankError::NoManifest {
+                dir: dir.to_path_buf(),
+            }
+        } else {
+            io_err("reading", &path)(error)
+        }
+    })?;
     let manifest: Manifest =
         serde_json::from_slice(&bytes).map_err(|error| BankError::Manifest {
             path: path.clone(),
