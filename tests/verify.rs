@@ -247,3 +247,26 @@ fn a_header_of_other_column_order_is_one_defect() {
     assert!(stderr.contains("has 1 defect"), "{stderr}");
     assert!(!stderr.contains("malformed"), "{stderr}");
 }
+
+/// A bank from a newer build, or with a version that is none, is checked with a note
+/// saying so. Regression: accepted without a word.
+#[test]
+fn a_newer_or_unreadable_version_is_noted() {
+    let (_dir, out) = bank();
+    let path = out.join("manifest.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let ours = format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION"));
+    for (version, says) in [("9.0.0", "newer than"), ("banana", "a version unlike")] {
+        let edited = text.replace(&ours, &format!("\"version\": \"{version}\""));
+        assert_ne!(edited, text);
+        std::fs::write(&path, edited).unwrap();
+        factory()
+            .arg("verify")
+            .arg(&out)
+            .assert()
+            .success()
+            .stderr(predicate::str::contains(format!(
+                "made by sudoku-factory \"{version}\", {says} this build"
+            )));
+    }
+}

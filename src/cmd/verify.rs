@@ -134,6 +134,16 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
             dir.display()
         );
     }
+    // A newer build's bank may hold what this one does not know to check.
+    let (version, this) = (manifest.version.as_str(), env!("CARGO_PKG_VERSION"));
+    let key = crate::bank::sink::version_key;
+    if key(version) > key(this) && !args.quiet {
+        say!(
+            "sudoku-factory: note: {} was made by sudoku-factory {version:?}, {} this build ({this}); it is checked as this build knows banks",
+            dir.display(),
+            if key(version) == key("") { "a version unlike" } else { "newer than" }
+        );
+    }
     let rated_by = manifest.rated_by();
     let rated = rated_by != "0.1.0" && manifest.params.rating;
     let rerate = verify::same_rater(rated_by);
