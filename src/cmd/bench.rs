@@ -32,15 +32,13 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
         },
         None => Budget::Count(args.count),
     };
-    // Checked before the measurements, which may take long: OUT is made now, so that
-    // one that cannot be (a file, no permission) fails at once.
+    // Checked before the measurements, which may take long.
     if args.out.exists() && !args.out.is_dir() {
         bail!(
             "--out {}: exists and is not a directory",
             args.out.display()
         );
     }
-    fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let bands = match &args.difficulty {
         None => None,
         Some(spec) => {
@@ -100,6 +98,9 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     } else if config.bands.is_some() && !bench::HAS_PEER {
         say!("sudoku-factory: warning: built without the sudoku-peer feature, so no sudoku crate rows");
     }
+    // Made once every option is checked and before the measurements, so that an OUT
+    // that cannot be made (no permission, under a file) fails at once.
+    fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
     let rows = pool.install(|| {
         crate::with_board!(args.size, B => bench::run::<B>(&config, |r| match &r.banded {
             None => say!(
