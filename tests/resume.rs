@@ -142,8 +142,17 @@ fn a_run_ended_by_sigterm_or_sigint_leaves_no_temporary_file_and_resumes() {
     for (name, signal) in [("term", libc::SIGTERM), ("int", libc::SIGINT)] {
         let out = dir.path().join(name);
         let writing = || listed_shards(&out) >= 1 && !hidden_files(&out).is_empty();
-        let status = signal_when(run(&out).loud().std_cmd(), writing, signal)
-            .expect("the run finished before the signal");
+        let mut cmd = run(&out).loud().std_cmd();
+        // As from a terminal: the test itself may run with SIGINT ignored (a
+        // background job of a script, as CI may start it), which the child inherits.
+        // SAFETY: between fork and exec, signal(2) is async-signal-safe.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::signal(signal, libc::SIG_DFL);
+                Ok(())
+            });
+        }
+        let status = signal_when(cmd, writing, signal).expect("the run finished before the signal");
         assert_eq!(status.signal(), Some(signal), "{name}: {status:?}");
         assert_eq!(hidden_files(&out), Vec::<String>::new(), "{name}");
         resume(&out).run();
