@@ -7,10 +7,10 @@ mod common;
 
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
-use std::process::{Child, Command, ExitStatus, Stdio};
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::{generate, listing, resume, Gen};
+use common::{generate, listing, resume, signal_when, Gen};
 use predicates::prelude::*;
 use sudoku_factory::bank::read_manifest;
 use sudoku_factory::bank::sink::Manifest;
@@ -46,27 +46,6 @@ fn kill_after(mut cmd: Command, dir: &Path, shards: usize) -> bool {
     child.kill().unwrap(); // SIGKILL on Unix
     child.wait().unwrap();
     true
-}
-
-/// Starts `cmd`, waits until `ready()` (or 120 s), then sends it `signal` and waits for
-/// it. Returns its exit status, or `None` when it had finished before the signal.
-fn signal_when(mut cmd: Command, ready: impl Fn() -> bool, signal: i32) -> Option<ExitStatus> {
-    let mut child: Child = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !ready() && Instant::now() < deadline {
-        if child.try_wait().unwrap().is_some() {
-            return None;
-        }
-        std::thread::sleep(Duration::from_millis(1));
-    }
-    let pid = i32::try_from(child.id()).unwrap();
-    // SAFETY: kill(2) on our own child's PID, which has not been waited for yet.
-    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
-    Some(child.wait().unwrap())
 }
 
 /// The hidden files (temporary twins, scratch) in `dir`.

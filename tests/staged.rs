@@ -7,8 +7,7 @@ mod common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::process::Command;
 
 use common::{factory, generate, resume, Gen};
 use predicates::prelude::*;
@@ -214,22 +213,8 @@ fn duplicate_seeds_across_workers_are_resolved_as_one_process_does() {
 
 /// Spawns `cmd`, waits until `ready()` (or 120 s), then kills it with SIGKILL.
 /// Returns whether it was still running when killed.
-fn kill_when(mut cmd: Command, ready: impl Fn() -> bool) -> bool {
-    let mut child = cmd
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(120);
-    while !ready() && Instant::now() < deadline {
-        if child.try_wait().unwrap().is_some() {
-            return false;
-        }
-        std::thread::sleep(Duration::from_millis(2));
-    }
-    child.kill().unwrap(); // SIGKILL on Unix
-    child.wait().unwrap();
-    true
+fn kill_when(cmd: Command, ready: impl Fn() -> bool) -> bool {
+    common::signal_when(cmd, ready, libc::SIGKILL).is_some()
 }
 
 #[test]

@@ -245,3 +245,28 @@ pub fn listing(dir: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// Starts `cmd`, waits until `ready()` (or 120 s), then sends it `signal` and waits for
+/// it. Returns its exit status, or `None` when it had finished before the signal.
+pub fn signal_when(
+    mut cmd: std::process::Command,
+    ready: impl Fn() -> bool,
+    signal: i32,
+) -> Option<std::process::ExitStatus> {
+    let mut child = cmd
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !ready() && std::time::Instant::now() < deadline {
+        if child.try_wait().unwrap().is_some() {
+            return None;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(1));
+    }
+    let pid = i32::try_from(child.id()).unwrap();
+    // SAFETY: kill(2) on our own child's PID, which has not been waited for yet.
+    assert_eq!(unsafe { libc::kill(pid, signal) }, 0);
+    Some(child.wait().unwrap())
+}
