@@ -33,6 +33,8 @@ fn main() -> ExitCode {
         Command::Export(args) => cmd::export::run(args),
         Command::Render(args) => cmd::render::run(args),
     };
+    // A signal's sweep removed files under the run's feet: end by that signal instead.
+    sudoku_factory::signals::settle();
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Defects) => ExitCode::from(1),

@@ -5,9 +5,10 @@
 //! stage's seed file); only unfinished bytes go. Without this, the next run into the
 //! same place removes them (as it does after SIGKILL, which nothing can catch).
 //!
-//! Writers register each temporary path before creating it ([`remove_on_signal`])
-//! and the guard unregisters it when the file is renamed into place or removed: one
-//! lock per file, none per row. [`install`] starts a thread that waits for the
+//! Writers register each temporary path before creating it ([`remove_on_signal`]),
+//! create it under the same lock as the sweep ([`creating`]), and the guard
+//! unregisters it when the file is renamed into place or removed: one lock per file,
+//! none per row. [`install`] starts a thread that waits for the
 //! signals; on one it removes what is registered, says so, and ends the process by
 //! that signal (the default action), so a shell or a supervisor sees the same exit
 //! status as before.
@@ -43,6 +44,24 @@ pub fn remove_on_signal(path: PathBuf, dir: bool) -> OnSignal {
     let id = NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     registry().push((id, path, dir));
     OnSignal(id)
+}
+
+/// Runs `create`, which makes a registered path exist (creates the file or directory,
+/// or opens it in a way that may create it), so that no signal falls between the two:
+/// the signal thread either finds what `create` made and removes it, or began its
+/// sweep first and the process ends before `create` runs. Without it, a file created
+/// just after the sweep would outlive the run.
+pub fn creating<T>(create: impl FnOnce() -> T) -> T {
+    let _sweep_waits = registry();
+    create()
+}
+
+/// Waits, forever, if a signal's sweep has begun: the process is about to end by that
+/// signal. `main` calls it before it reports the run's outcome, which is moot then (an
+/// error, most likely, from a file the sweep removed): the exit status stays the
+/// signal's, and no misleading message is printed.
+pub fn settle() {
+    drop(registry());
 }
 
 /// Removes `entries` (files or directories); returns how many existed.
@@ -148,5 +167,25 @@ mod tests {
         assert!(kept.exists() && !gone.exists() && !scratch.exists());
         drop(guards);
         assert!(!registry().iter().any(|(_, p, _)| p.starts_with(dir.path())));
+    }
+
+    /// Regression: a file created just after the sweep outlived the run (an export's
+    /// SQLite file, reopened by path once the sweep had removed it).
+    #[test]
+    fn a_creation_waits_for_a_sweep_in_progress() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(".late.tmp");
+        let _guard = remove_on_signal(path.clone(), false);
+        // The signal thread's sweep holds the lock (here: until it is dropped).
+        let sweep = registry();
+        let creator = {
+            let path = path.clone();
+            std::thread::spawn(move || creating(|| std::fs::File::create(&path)).is_ok())
+        };
+        std::thread::sleep(std::time::Duration::from_millis(100));
+        assert!(!path.exists(), "created while the sweep held the lock");
+        drop(sweep);
+        assert!(creator.join().unwrap());
+        assert!(path.exists());
     }
 }

@@ -13,7 +13,7 @@
 //! happens in parallel upstream; here rows are only copied into the compressor, so
 //! there is no per-row work and no lock per row.
 
-use crate::signals::{remove_on_signal, OnSignal};
+use crate::signals::{creating, remove_on_signal, OnSignal};
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
@@ -377,7 +377,7 @@ fn replace_file(dir: &Path, path: &Path, bytes: &[u8], durable: bool) -> Result<
     let tmp = dir.join(format!(".{name}.tmp"));
     let _on_signal = remove_on_signal(tmp.clone(), false);
     let written = (|| {
-        let mut f = File::create(&tmp).map_err(io_err("creating", &tmp))?;
+        let mut f = creating(|| File::create(&tmp)).map_err(io_err("creating", &tmp))?;
         f.write_all(bytes).map_err(io_err("writing", &tmp))?;
         if durable {
             f.sync_all().map_err(io_err("syncing", &tmp))?;
@@ -555,7 +555,7 @@ impl SpillDir {
     pub fn create(out: &Path) -> Result<SpillDir, SinkError> {
         let path = out.join(SPILL_DIR);
         let on_signal = remove_on_signal(path.clone(), true);
-        fs::create_dir_all(&path).map_err(io_err("creating", &path))?;
+        creating(|| fs::create_dir_all(&path)).map_err(io_err("creating", &path))?;
         Ok(SpillDir {
             path,
             _on_signal: on_signal,
@@ -754,7 +754,7 @@ impl BankWriter {
     fn open_shard(&self, index: u64, first_id: u64) -> Result<OpenShard, SinkError> {
         let tmp = self.config.dir.join(format!(".{}.tmp", shard_name(index)));
         let on_signal = remove_on_signal(tmp.clone(), false);
-        let file = File::create(&tmp).map_err(io_err("creating shard", &tmp))?;
+        let file = creating(|| File::create(&tmp)).map_err(io_err("creating shard", &tmp))?;
         Ok(OpenShard {
             index,
             tmp,

@@ -14,7 +14,7 @@
 //! file, which is never mistaken for FILE). The formats themselves live in
 //! [`crate::bank::export`].
 
-use crate::signals::{remove_on_signal, OnSignal};
+use crate::signals::{creating, remove_on_signal, OnSignal};
 use std::collections::HashSet;
 use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
@@ -533,7 +533,8 @@ impl TempOutput {
     }
 
     fn create(&self) -> anyhow::Result<File> {
-        File::create(&self.tmp).with_context(|| format!("creating {}", self.tmp.display()))
+        creating(|| File::create(&self.tmp))
+            .with_context(|| format!("creating {}", self.tmp.display()))
     }
 
     /// [`TempOutput::create`], written back to disk as it grows ([`WriteBack`]).
@@ -811,7 +812,8 @@ fn load_sqlite(
 ) -> anyhow::Result<()> {
     let path = &output.tmp;
     let context = || format!("writing the SQLite database {}", path.display());
-    let mut conn = Connection::open(path).with_context(context)?;
+    // Under the sweep's lock: SQLite creates the file again if a signal removed it.
+    let mut conn = creating(|| Connection::open(path)).with_context(context)?;
     for (name, value) in SQLITE_LOAD_PRAGMAS {
         conn.pragma_update(None, name, value)
             .with_context(context)?;

@@ -626,7 +626,7 @@ pub(crate) fn write_file(dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
     let tmp = temp_name(dest)?;
     sweep_stale_temps(dest);
     let _on_signal = crate::signals::remove_on_signal(tmp.clone(), false);
-    let written = File::create(&tmp)
+    let written = crate::signals::creating(|| File::create(&tmp))
         .and_then(|mut f| {
             f.write_all(bytes)?;
             f.sync_all()
