@@ -66,7 +66,7 @@ fn a_fresh_bank_is_clean() {
         .assert()
         .code(0)
         .stderr(predicate::str::contains(
-            "is clean: 4 shard(s), 1000 row(s) checked",
+            "is clean: 4 shards, 1000 rows checked",
         ));
 }
 
@@ -139,7 +139,7 @@ fn a_puzzle_with_two_solutions_is_reported() {
         .stderr(predicate::str::contains(format!(
             "bank-00000.csv.zst line 11 (id {edited_id}): the puzzle has two or more solutions"
         )))
-        .stderr(predicate::str::contains("1 defect(s)"));
+        .stderr(predicate::str::contains("has 1 defect in"));
 }
 
 #[test]
@@ -158,7 +158,39 @@ fn a_copied_puzzle_is_a_duplicate_of_the_first() {
         .stderr(predicate::str::contains(
             "bank-00003.csv.zst (id 902): the same puzzle as id 4",
         ))
-        .stderr(predicate::str::contains("1 defect(s)"));
+        .stderr(predicate::str::contains("has 1 defect in"));
+}
+
+/// The transpose of a 9×9 grid in the text format: another member of its class.
+fn transposed(grid: &str) -> String {
+    let cells = grid.as_bytes();
+    (0..81)
+        .map(|i| char::from(cells[(i % 9) * 9 + i / 9]))
+        .collect()
+}
+
+#[test]
+fn a_second_seed_of_a_class_is_reported() {
+    let (_dir, out) = bank();
+    let mut first = String::new();
+    rewrite_shard(&out, "bank-00000.csv.zst", |lines| first = lines[5].clone());
+    rewrite_shard(&out, "bank-00003.csv.zst", |lines| {
+        // Seed 4 transposed, under this row's id: a different puzzle (no duplicate)
+        // with right columns (same canonical form, clues, band and rating).
+        let (id, _) = lines[3].split_once(',').unwrap();
+        let mut fields: Vec<String> = first.split(',').map(str::to_string).collect();
+        fields[0] = id.to_string();
+        fields[1] = transposed(&fields[1]);
+        fields[2] = transposed(&fields[2]);
+        lines[3] = fields.join(",");
+    });
+    verify(&out)
+        .code(1)
+        .stderr(predicate::str::contains(
+            "bank-00003.csv.zst line 4 (id 902): a second seed of the canonical class of id 4 \
+             (a generated bank's seeds are essentially different)",
+        ))
+        .stderr(predicate::str::contains("has 1 defect in"));
 }
 
 #[test]

@@ -89,6 +89,11 @@ pub enum Defect {
     Duplicate {
         of_id: u64,
     },
+    /// A generated bank holds two seeds of one canonical class (their rows are two
+    /// runs of one canonical form): its seeds are meant to be essentially different.
+    RepeatedClass {
+        of_id: u64,
+    },
 }
 
 impl Defect {
@@ -118,6 +123,7 @@ impl Defect {
             Defect::WrongCanonical => "wrong canonical form",
             Defect::WrongRating { .. } => "wrong rating",
             Defect::Duplicate { .. } => "duplicate puzzle",
+            Defect::RepeatedClass { .. } => "repeated canonical class",
         }
     }
 }
@@ -198,6 +204,10 @@ impl fmt::Display for Defect {
                 }
             }
             Defect::Duplicate { of_id } => write!(f, "the same puzzle as id {of_id}"),
+            Defect::RepeatedClass { of_id } => write!(
+                f,
+                "a second seed of the canonical class of id {of_id} (a generated bank's seeds are essentially different)"
+            ),
         }
     }
 }
@@ -553,6 +563,66 @@ impl IdSequence {
 #[inline]
 pub fn puzzle_key(puzzle: &[u8]) -> u128 {
     twox_hash::XxHash3_128::oneshot(puzzle)
+}
+
+/// A run of rows with one canonical form and consecutive ids: in a generated bank,
+/// the variants of one seed. A chunk or shard boundary can cut a seed's rows into
+/// runs that continue each other; [`repeated_classes`] joins them.
+/// 40 bytes a seed (the key as two halves: a `u128` would align the struct to 48).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClassRun {
+    /// The canonical form's key (the one `generate` deduplicates seeds by).
+    pub key: [u64; 2],
+    pub first_id: u64,
+    /// Where the run starts: its first row's line, in the manifest's shard `shard`.
+    pub line: u64,
+    pub shard: u32,
+}
+
+/// Appends the runs of `rows`, rows of shard `shard` in file order. Rows without a
+/// canonical form belong to no run.
+pub fn class_runs<C: AsRef<[u8]>>(rows: &[&Row<C>], shard: u32, runs: &mut Vec<ClassRun>) {
+    let mut last: Option<[u64; 2]> = None;
+    for row in rows {
+        let key = row.canonical.as_ref().map(|canonical| {
+            let key = crate::run::pipeline::canonical_key(canonical.as_ref());
+            [(key >> 64) as u64, key as u64]
+        });
+        if let Some(key) = key.filter(|&key| last != Some(key)) {
+            runs.push(ClassRun {
+                key,
+                first_id: row.id,
+                line: row.line,
+                shard,
+            });
+        }
+        last = key;
+    }
+}
+
+/// Each canonical class found in two places: a second seed of that class, reported
+/// where it starts. Runs of one class with no other class's run between them (in id
+/// order) are one seed's rows, cut by a chunk or shard boundary or by a missing id
+/// (a defect of its own); two seeds of a class side by side cannot be told apart.
+/// The order of `runs` does not matter (shards are read in parallel).
+pub fn repeated_classes(mut runs: Vec<ClassRun>, shards: &[ShardRecord]) -> Vec<Finding> {
+    runs.sort_unstable_by_key(|r| r.first_id);
+    runs.dedup_by_key(|r| r.key);
+    runs.sort_unstable_by_key(|r| (r.key, r.first_id));
+    let mut findings = Vec::new();
+    for class in runs.chunk_by(|a, b| a.key == b.key) {
+        for run in &class[1..] {
+            findings.push(Finding {
+                file: shards[run.shard as usize].file.clone(),
+                line: Some(run.line),
+                id: Some(run.first_id),
+                defect: Defect::RepeatedClass {
+                    of_id: class[0].first_id,
+                },
+            });
+        }
+    }
+    findings
 }
 
 /// Checks one row of a bank of boards `B` on its own (everything but ids and
@@ -1047,6 +1117,68 @@ mod tests {
                 }
             ]
         );
+    }
+
+    /// Rows with ids `ids` whose canonical forms are `classes` (`None`: no form).
+    fn class_rows(ids: &[u64], classes: &[Option<u8>]) -> Vec<Row> {
+        ids.iter()
+            .zip(classes)
+            .map(|(&id, class)| {
+                let mut row = good_row();
+                row.id = id;
+                row.line = id + 2;
+                row.canonical = class.map(|c| {
+                    let mut cells = row.canonical.unwrap();
+                    cells[80] = c;
+                    cells
+                });
+                row
+            })
+            .collect()
+    }
+
+    fn runs_of(rows: &[Row], shard: u32) -> Vec<ClassRun> {
+        let mut runs = Vec::new();
+        class_runs(&rows.iter().collect::<Vec<_>>(), shard, &mut runs);
+        runs
+    }
+
+    #[test]
+    fn a_seed_cut_by_chunks_or_shards_is_one_class_run() {
+        // Seeds A (ids 0-3), B (4-5), C (6-8); A cut after id 1, C across two shards.
+        let a = Some(1);
+        let (b, c) = (Some(2), Some(3));
+        let first = class_rows(&[0, 1], &[a, a]);
+        let second = class_rows(&[2, 3, 4, 5, 6], &[a, a, b, b, c]);
+        let third = class_rows(&[7, 8], &[c, c]);
+        let mut runs = runs_of(&third, 1);
+        runs.extend(runs_of(&second, 0));
+        runs.extend(runs_of(&first, 0));
+        assert_eq!(runs.len(), 5);
+        assert_eq!((runs[0].first_id, runs[0].line, runs[0].shard), (7, 9, 1));
+        let shards = [record(0, 7), record(7, 2)];
+        assert_eq!(repeated_classes(runs, &shards), vec![]);
+    }
+
+    #[test]
+    fn a_second_seed_of_a_class_is_reported_where_it_starts() {
+        // A at 0-1, B at 2-3, A again at 4-5 (and a row with no form between).
+        let (a, b) = (Some(1), Some(2));
+        let rows = class_rows(&[0, 1, 2, 3, 4, 5, 6], &[a, a, b, b, None, a, a]);
+        let mut shards = [record(0, 7)];
+        shards[0].file = "bank-00004.csv.zst".into();
+        let found = repeated_classes(runs_of(&rows, 0), &shards);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[0].to_string(),
+            "bank-00004.csv.zst line 7 (id 5): a second seed of the canonical class of id 0 \
+             (a generated bank's seeds are essentially different)"
+        );
+        assert_eq!(found[0].defect.kind(), "repeated canonical class");
+        // Rows out of id order (a defect of their own) do not split a seed in two.
+        let rows = class_rows(&[0, 1, 3, 2, 4], &[a, a, b, a, b]);
+        assert_eq!(runs_of(&rows, 0).len(), 4);
+        assert_eq!(repeated_classes(runs_of(&rows, 0), &shards), vec![]);
     }
 
     #[test]

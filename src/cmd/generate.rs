@@ -423,7 +423,7 @@ fn seed_stage(args: &GenerateArgs) -> anyhow::Result<Outcome> {
             manifest.bytes as f64 / total.max(1) as f64,
         );
         if done > 0 {
-            say!("  resumed after {done} complete chunk(s)");
+            say!("  resumed after {}", super::counted(done, "complete chunk"));
         }
     }
     Ok(Outcome::Clean)
@@ -647,9 +647,9 @@ fn report(job: &Job, s: &Summary, manifest: &Manifest, first: u64) -> String {
     let secs = s.elapsed.as_secs_f64();
     let made = manifest.rows - first;
     let mut text = format!(
-        "sudoku-factory: wrote {} rows in {} shard(s) to {} in {:.2} s ({:.0} rows/s)\n",
-        manifest.rows,
-        manifest.shards.len(),
+        "sudoku-factory: wrote {} in {} to {} in {:.2} s ({:.0} rows/s)\n",
+        super::counted(manifest.rows, "row"),
+        super::counted(manifest.shards.len() as u64, "shard"),
         out.display(),
         secs,
         made as f64 / secs.max(1e-9)

@@ -73,8 +73,8 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     if !args.quiet {
         let secs = started.elapsed().as_secs_f64();
         say!(
-            "sudoku-factory: merged {} input(s) into {} in {secs:.2} s (order: {})",
-            inputs.len(),
+            "sudoku-factory: merged {} into {} in {secs:.2} s (order: {})",
+            super::counted(inputs.len() as u64, "input"),
             args.out.display(),
             match order {
                 Order::Id => "original ids, one run",
@@ -85,9 +85,9 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         say!("  duplicates removed  {:>12}", summary.duplicates);
         say!("  rows capped         {:>12}", summary.capped);
         say!(
-            "  rows written        {:>12}  in {} shard(s)",
+            "  rows written        {:>12}  in {}",
             summary.rows_written,
-            manifest.shards.len()
+            super::counted(manifest.shards.len() as u64, "shard")
         );
         if summary.partitions > 1 {
             say!(

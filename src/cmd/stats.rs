@@ -119,8 +119,9 @@ fn read_shard<B: Board>(path: &Path) -> (BankStats, Vec<String>) {
     }
     if malformed > 0 {
         problems.push(format!(
-            "{}: {malformed} malformed row(s) skipped (run `sudoku-factory verify`)",
-            path.display()
+            "{}: {} skipped (run `sudoku-factory verify`)",
+            path.display(),
+            super::counted(malformed, "malformed row")
         ));
     }
     (stats, problems)

@@ -4,7 +4,8 @@
 //! Shards are checked in parallel, and inside a shard rows are read in chunks by one
 //! thread (reading is cheap) and checked in parallel (solving and the canonical form
 //! are not). Duplicate puzzles are found across the whole bank with one map of 128-bit
-//! puzzle hashes, filled once per chunk so that no lock is taken per row. Exit code 0
+//! puzzle hashes, filled once per chunk so that no lock is taken per row; seeds of one
+//! canonical class, from each shard's runs of one canonical form. Exit code 0
 //! when clean, 1 on any defect, 2 when the bank cannot be read at all.
 
 use std::collections::{BTreeMap, HashMap};
@@ -155,27 +156,48 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         );
     }
     let seen = Seen::default();
+    let duplicates = Mutex::new(Vec::new());
     let checked = ShardCheck {
         dir,
         bands: bands.as_ref(),
         rated,
         rerate,
+        // A merge may keep several seeds of a class (`--max-per-class`); a generated
+        // bank never does.
+        classes: manifest.params.merge.is_none(),
         seen: &seen,
+        duplicates: &duplicates,
         shards: &manifest.shards,
         bar: &bar,
     };
-    let per_shard: Vec<(Tally, u64)> = pool.install(|| {
+    let per_shard: Vec<ShardChecked> = pool.install(|| {
         crate::with_board!(size, B => manifest
             .shards
             .par_iter()
-            .map(|r| checked.run::<B>(r))
+            .enumerate()
+            .map(|(i, r)| checked.run::<B>(i as u32, r))
             .collect())
     });
     bar.finish_and_clear();
     let mut rows = 0;
-    for (t, n) in per_shard {
-        tally.merge(t);
-        rows += n;
+    let mut runs = Vec::with_capacity(per_shard.iter().map(|s| s.runs.len()).sum());
+    for shard in per_shard {
+        tally.merge(shard.tally);
+        rows += shard.rows;
+        runs.extend(shard.runs);
+    }
+    // A copied row is a duplicate; saying that its class repeats adds nothing.
+    let mut duplicates = duplicates
+        .into_inner()
+        .expect("no thread panics holding it");
+    duplicates.sort_unstable();
+    for finding in verify::repeated_classes(runs, &manifest.shards) {
+        if finding
+            .id
+            .is_none_or(|id| duplicates.binary_search(&id).is_err())
+        {
+            tally.add(finding);
+        }
     }
 
     tally
@@ -194,17 +216,20 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     if total == 0 {
         if !args.quiet {
             say!(
-                "sudoku-factory: {} is clean: {} shard(s), {rows} row(s) checked",
+                "sudoku-factory: {} is clean: {}, {} checked",
                 dir.display(),
-                manifest.shards.len()
+                super::counted(manifest.shards.len() as u64, "shard"),
+                super::counted(rows, "row")
             );
         }
         return Ok(Outcome::Clean);
     }
     say!(
-        "sudoku-factory: {} has {total} defect(s) in {} shard(s), {rows} row(s) checked",
+        "sudoku-factory: {} has {} in {}, {} checked",
         dir.display(),
-        manifest.shards.len()
+        super::counted(total, "defect"),
+        super::counted(manifest.shards.len() as u64, "shard"),
+        super::counted(rows, "row")
     );
     for (kind, n) in &tally.counts {
         let more = n.saturating_sub(SHOWN_PER_KIND as u64);
@@ -225,33 +250,46 @@ struct ShardCheck<'a> {
     rated: bool,
     /// The bank was rated by this build's rater: re-rate to check the columns.
     rerate: bool,
+    /// Check that no canonical class has two seeds (a generated bank).
+    classes: bool,
     seen: &'a Seen,
+    /// The ids reported as duplicate puzzles.
+    duplicates: &'a Mutex<Vec<u64>>,
     shards: &'a [ShardRecord],
     bar: &'a ProgressBar,
 }
 
+/// What one shard's check found.
+#[derive(Default)]
+struct ShardChecked {
+    tally: Tally,
+    rows: u64,
+    /// Its runs of one canonical form, for the bank-wide check of classes.
+    runs: Vec<verify::ClassRun>,
+}
+
 impl ShardCheck<'_> {
-    /// Checks one shard: file, header, ids, rows, duplicates. Returns its defects and
-    /// the number of rows read.
-    fn run<B: Board>(&self, record: &ShardRecord) -> (Tally, u64) {
-        let mut tally = Tally::default();
+    /// Checks shard `index` of the manifest: file, header, ids, rows, duplicates.
+    fn run<B: Board>(&self, index: u32, record: &ShardRecord) -> ShardChecked {
+        let mut checked = ShardChecked::default();
         let file = record.file.as_str();
         let path = self.dir.join(file);
         if !path.is_file() {
-            tally.add(Finding::file(file, Defect::MissingShard));
-            return (tally, 0);
+            checked.tally.add(Finding::file(file, Defect::MissingShard));
+            return checked;
         }
         let mut reader = match ShardReader::open(&path) {
             Ok(r) => r,
             Err(e) => {
-                tally.add(Finding::file(file, Defect::Unreadable(e.to_string())));
-                return (tally, 0);
+                checked
+                    .tally
+                    .add(Finding::file(file, Defect::Unreadable(e.to_string())));
+                return checked;
             }
         };
         let mut findings = Vec::new();
         let mut ids = IdSequence::new(record);
         let mut chunk: Vec<Result<Row<B::Cells>, RowError>> = Vec::with_capacity(CHUNK);
-        let mut rows = 0u64;
         let mut broken = false;
         if let Err(e) = reader.read_header() {
             findings.push(Finding::file(file, Defect::Unreadable(e.to_string())));
@@ -280,10 +318,15 @@ impl ShardCheck<'_> {
             if chunk.is_empty() {
                 break;
             }
-            rows += chunk.len() as u64;
+            checked.rows += chunk.len() as u64;
             self.check_chunk::<B>(file, &chunk, &mut ids, &mut findings);
+            if self.classes {
+                let good: Vec<&Row<B::Cells>> =
+                    chunk.iter().filter_map(|item| item.as_ref().ok()).collect();
+                verify::class_runs(&good, index, &mut checked.runs);
+            }
             self.bar.inc(chunk.len() as u64);
-            findings.drain(..).for_each(|f| tally.add(f));
+            findings.drain(..).for_each(|f| checked.tally.add(f));
         }
         // A shard that stopped early has fewer rows than its record: the id check
         // would only repeat what `Unreadable` says.
@@ -294,8 +337,8 @@ impl ShardCheck<'_> {
             Ok(digest) => verify::check_digest(record, &digest, &mut findings),
             Err(e) => findings.push(Finding::file(file, Defect::Unreadable(e.to_string()))),
         }
-        findings.into_iter().for_each(|f| tally.add(f));
-        (tally, rows)
+        findings.into_iter().for_each(|f| checked.tally.add(f));
+        checked
     }
 
     fn check_chunk<B: Board>(
@@ -377,6 +420,10 @@ impl ShardCheck<'_> {
             // does not depend on thread timing.
             let (kept, blamed) = ((*first).min(id), (*first).max(id));
             *first = kept;
+            self.duplicates
+                .lock()
+                .expect("no thread panics holding it")
+                .push(blamed);
             findings.push(Finding {
                 file: self.file_of(blamed).unwrap_or(file).to_string(),
                 line: None,
