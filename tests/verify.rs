@@ -156,7 +156,7 @@ fn a_copied_puzzle_is_a_duplicate_of_the_first() {
     verify(&out)
         .code(1)
         .stderr(predicate::str::contains(
-            "bank-00003.csv.zst (id 902): the same puzzle as id 4",
+            "bank-00003.csv.zst line 4 (id 902): the same puzzle as id 4",
         ))
         .stderr(predicate::str::contains("has 1 defect in"));
 }

@@ -51,8 +51,36 @@ impl Hasher for KeyHasher {
     }
 }
 
-/// Puzzle hash -> the smallest id seen with it.
-type Seen = Mutex<HashMap<u128, u64, BuildHasherDefault<KeyHasher>>>;
+/// Puzzle hash -> the smallest id seen with it, and where that row is.
+type Seen = Mutex<HashMap<u128, (u64, Place), BuildHasherDefault<KeyHasher>>>;
+
+/// A row's shard (its index in the manifest) and line, packed into the 8 bytes an
+/// entry of [`Seen`] has spare (its `u128` key pads a lone `u64` value to 16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Place(u64);
+
+impl Place {
+    const LINE_BITS: u32 = 40;
+    const UNKNOWN: Place = Place(u64::MAX);
+
+    /// `UNKNOWN` past 2^24 shards or 2^40 lines.
+    fn new(shard: u32, line: u64) -> Place {
+        if shard >= 1 << (64 - Self::LINE_BITS) || line >= (1 << Self::LINE_BITS) - 1 {
+            return Self::UNKNOWN;
+        }
+        Place(u64::from(shard) << Self::LINE_BITS | line)
+    }
+
+    /// The shard index and line, if known.
+    fn get(self) -> Option<(usize, u64)> {
+        (self != Self::UNKNOWN).then(|| {
+            (
+                (self.0 >> Self::LINE_BITS) as usize,
+                self.0 & ((1 << Self::LINE_BITS) - 1),
+            )
+        })
+    }
+}
 
 /// Defects found so far: every count, and the first few of each kind to print.
 #[derive(Default)]
@@ -319,7 +347,7 @@ impl ShardCheck<'_> {
                 break;
             }
             checked.rows += chunk.len() as u64;
-            self.check_chunk::<B>(file, &chunk, &mut ids, &mut findings);
+            self.check_chunk::<B>(index, file, &chunk, &mut ids, &mut findings);
             if self.classes {
                 let good: Vec<&Row<B::Cells>> =
                     chunk.iter().filter_map(|item| item.as_ref().ok()).collect();
@@ -343,6 +371,7 @@ impl ShardCheck<'_> {
 
     fn check_chunk<B: Board>(
         &self,
+        shard: u32,
         file: &str,
         chunk: &[Result<Row<B::Cells>, RowError>],
         ids: &mut IdSequence,
@@ -405,29 +434,39 @@ impl ShardCheck<'_> {
             .zip(rests)
             .flat_map(|((first, _), rest)| first.into_iter().chain(rest));
         findings.extend(row_findings);
-        let keys: Vec<(u128, u64)> = chunk
+        let keys: Vec<(u128, (u64, Place))> = chunk
             .par_iter()
             .filter_map(|item| item.as_ref().ok())
-            .map(|row| (verify::puzzle_key(row.puzzle.as_ref()), row.id))
+            .map(|row| {
+                let key = verify::puzzle_key(row.puzzle.as_ref());
+                (key, (row.id, Place::new(shard, row.line)))
+            })
             .collect();
         let mut seen = self.seen.lock().expect("no thread panics holding the map");
-        for (key, id) in keys {
-            let first = seen.entry(key).or_insert(id);
-            if *first == id {
+        for (key, (id, place)) in keys {
+            let first = seen.entry(key).or_insert((id, place));
+            if first.0 == id {
                 continue;
             }
             // Blame the larger id, whichever shard was read first, so that the report
             // does not depend on thread timing.
-            let (kept, blamed) = ((*first).min(id), (*first).max(id));
-            *first = kept;
+            let (kept, blamed) = if first.0 <= id {
+                (first.0, (id, place))
+            } else {
+                (id, std::mem::replace(first, (id, place)))
+            };
             self.duplicates
                 .lock()
                 .expect("no thread panics holding it")
-                .push(blamed);
+                .push(blamed.0);
+            let (file, line) = match blamed.1.get() {
+                Some((shard, line)) => (self.shards[shard].file.as_str(), Some(line)),
+                None => (self.file_of(blamed.0).unwrap_or(file), None),
+            };
             findings.push(Finding {
-                file: self.file_of(blamed).unwrap_or(file).to_string(),
-                line: None,
-                id: Some(blamed),
+                file: file.to_string(),
+                line,
+                id: Some(blamed.0),
                 defect: Defect::Duplicate { of_id: kept },
             });
         }
@@ -447,6 +486,20 @@ mod tests {
     use super::*;
 
     use crate::bank::sink::MANIFEST;
+
+    #[test]
+    fn a_place_packs_shard_and_line_or_is_unknown() {
+        assert_eq!(Place::new(3, 12).get(), Some((3, 12)));
+        assert_eq!(Place::new(0, 0).get(), Some((0, 0)));
+        let (shards, lines) = (1 << 24, 1 << 40);
+        assert_eq!(
+            Place::new(shards - 1, lines - 2).get(),
+            Some((shards as usize - 1, lines - 2))
+        );
+        assert_eq!(Place::new(shards, 5).get(), None);
+        assert_eq!(Place::new(5, lines - 1).get(), None);
+        assert_eq!(std::mem::size_of::<(u128, (u64, Place))>(), 32);
+    }
 
     #[test]
     fn the_tally_counts_everything_but_keeps_a_few() {
