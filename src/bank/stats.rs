@@ -282,6 +282,27 @@ pub fn read_hgrm(stage: &str, text: &str, unit_ns: f64) -> Result<StageLatency, 
     })
 }
 
+/// The clue histogram's lines from `lo` to `hi` clues: one per count, or on larger
+/// boards (a 25×25 bank spans a hundred counts and more) at most 40 buckets of 2, 5,
+/// 10, 20, ... counts. Each is (first, last, rows).
+fn clue_buckets(clues: &[u64], lo: usize, hi: usize) -> Vec<(usize, usize, u64)> {
+    let span = hi - lo + 1;
+    let width = [1, 2, 5]
+        .iter()
+        .flat_map(|&m| (0..6).map(move |e| m * 10usize.pow(e)))
+        .filter(|&w| span.div_ceil(w) <= 40)
+        .min()
+        .unwrap_or(span);
+    (lo / width * width..=hi)
+        .step_by(width)
+        .map(|first| {
+            let last = first + width - 1;
+            let rows = clues[first.max(lo)..=last.min(hi)].iter().sum();
+            (first, last, rows)
+        })
+        .collect()
+}
+
 /// The text report: rows per band, the clue histogram, canonical forms, latencies.
 pub fn render_text(
     stats: &BankStats,
@@ -299,20 +320,27 @@ pub fn render_text(
     let lo = stats.clues.iter().position(|&n| n > 0);
     let hi = stats.clues.iter().rposition(|&n| n > 0);
     if let (Some(lo), Some(hi)) = (lo, hi) {
-        let top = stats.clues[lo..=hi]
-            .iter()
-            .copied()
-            .max()
-            .unwrap_or(1)
-            .max(1);
-        for (clues, &n) in stats.clues.iter().enumerate().take(hi + 1).skip(lo) {
+        let buckets = clue_buckets(&stats.clues, lo, hi);
+        let top = buckets.iter().map(|b| b.2).max().unwrap_or(1).max(1);
+        let label = |&(first, last, _): &(usize, usize, u64)| match first == last {
+            true => first.to_string(),
+            false => format!("{first}-{last}"),
+        };
+        let label_width = buckets.iter().map(|b| label(b).len()).max().unwrap_or(2);
+        for bucket in &buckets {
             // Bars of up to 40 characters; any non-zero count gets at least one.
+            let n = bucket.2;
             let width = if n == 0 {
                 0
             } else {
                 ((n * 40).div_ceil(top)) as usize
             };
-            let _ = writeln!(out, "  {clues:>2} {:<40} {n:>12}", "#".repeat(width));
+            let _ = writeln!(
+                out,
+                "  {:>label_width$} {:<40} {n:>12}",
+                label(bucket),
+                "#".repeat(width)
+            );
         }
     }
     let rated: u64 = stats.ratings.iter().sum();
@@ -495,6 +523,28 @@ mod tests {
                 technique: Technique::ALL[usize::from(canonical)],
             }),
         }
+    }
+
+    #[test]
+    fn a_wide_clue_range_is_shown_in_at_most_40_buckets() {
+        let mut clues = vec![0u64; 626];
+        clues[17] = 3;
+        clues[40] = 1;
+        // 9×9: one line per count, 17 to 40.
+        let lines = clue_buckets(&clues, 17, 40);
+        assert_eq!(lines.len(), 24);
+        assert_eq!((lines[0], lines[23]), ((17, 17, 3), (40, 40, 1)));
+        // 25×25: 253 to 383 clues, 131 counts, in buckets of 5 from 250.
+        clues[253] = 2;
+        clues[254] = 4;
+        clues[383] = 7;
+        let lines = clue_buckets(&clues, 253, 383);
+        assert_eq!(lines.len(), 27);
+        assert_eq!(lines[0], (250, 254, 6));
+        assert_eq!(lines[26], (380, 384, 7));
+        assert_eq!(lines.iter().map(|l| l.2).sum::<u64>(), 13);
+        // 41 counts: buckets of 2.
+        assert_eq!(clue_buckets(&clues, 100, 140).len(), 21);
     }
 
     #[test]
