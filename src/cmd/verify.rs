@@ -73,12 +73,8 @@ impl Place {
 
     /// The shard index and line, if known.
     fn get(self) -> Option<(usize, u64)> {
-        (self != Self::UNKNOWN).then(|| {
-            (
-                (self.0 >> Self::LINE_BITS) as usize,
-                self.0 & ((1 << Self::LINE_BITS) - 1),
-            )
-        })
+        let shard = (self.0 >> Self::LINE_BITS) as usize;
+        (self != Self::UNKNOWN).then_some((shard, self.0 & ((1 << Self::LINE_BITS) - 1)))
     }
 }
 
