@@ -20,6 +20,14 @@ fn parse_board_size(text: &str) -> Result<Size, String> {
         .ok_or_else(|| "expected 4, 9, 16 or 25 (boxes of 2, 3, 4 or 5)".to_string())
 }
 
+/// A band name of `--difficulty` (export, render): trimmed, as `generate` takes them.
+fn parse_band_name(text: &str) -> Result<String, String> {
+    match text.trim() {
+        "" => Err("an empty band name".to_string()),
+        name => Ok(name.to_string()),
+    }
+}
+
 /// Banks of uniquely solvable, graded Sudoku puzzles, made fast and reproducibly.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-factory", version, about, propagate_version = true)]
@@ -403,7 +411,7 @@ pub struct ExportArgs {
     #[arg(long, value_enum)]
     pub format: Option<ExportFormatArg>,
     /// Only rows of these bands, comma-separated or repeated (e.g. hard,expert).
-    #[arg(long, value_name = "BAND", value_delimiter = ',')]
+    #[arg(long, value_name = "BAND", value_delimiter = ',', value_parser = parse_band_name)]
     pub difficulty: Vec<String>,
     /// Only the first row of each canonical form (one puzzle per class of equivalent
     /// puzzles); holds 16 bytes per class in memory.
@@ -470,7 +478,7 @@ pub struct RenderArgs {
     #[arg(long, value_parser = parse_board_size)]
     pub size: Option<Size>,
     /// Only puzzles of these bands, comma-separated or repeated (e.g. hard,expert).
-    #[arg(long, value_name = "BAND", value_delimiter = ',')]
+    #[arg(long, value_name = "BAND", value_delimiter = ',', value_parser = parse_band_name)]
     pub difficulty: Vec<String>,
     /// Exactly N puzzles (more than are available is an error); default: all.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]

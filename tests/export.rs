@@ -495,6 +495,41 @@ fn filters_pick_bands_one_row_per_class_and_a_limit() {
     );
 }
 
+/// Regression: on a bank graded by rating, an unknown `--difficulty` band was taken
+/// (exit 0, an empty file); band names with spaces around them were refused.
+#[test]
+fn bands_of_a_rating_graded_bank_are_checked_and_names_trimmed() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("rated"))
+        .count(40)
+        .seed(2)
+        .args(["--grade", "rating", "--no-histograms"])
+        .bank();
+    let file = dir.path().join("x.jsonl");
+    // "expert" is a clue band; the rating table's are easy .. extreme.
+    fails_naming(
+        export(&bank, &file, &["--difficulty", "expert"]),
+        &[
+            "\"expert\": the bank has no such band",
+            "easy, medium, hard, diabolical, extreme",
+        ],
+    );
+    fails_naming(
+        export(&bank, &file, &["--difficulty", "hard,nosuch"]),
+        &["\"nosuch\""],
+    );
+    assert_eq!(listing(dir.path()), ["rated"]);
+    let medium = read_bank(&bank)
+        .iter()
+        .filter(|r| r.difficulty == "easy" || r.difficulty == "medium")
+        .count();
+    export(&bank, &file, &["--difficulty", "easy, medium", "-q"])
+        .assert()
+        .success();
+    let lines = std::fs::read_to_string(&file).unwrap().lines().count();
+    assert_eq!(lines, medium);
+}
+
 #[test]
 fn a_16x16_bank_exports_to_sqlite_and_jsonl() {
     let dir = tempfile::tempdir().unwrap();

@@ -26,6 +26,7 @@ use twox_hash::XxHash3_64 as Xxh3;
 
 use crate::bank::seeds::{self, SeedManifest};
 use crate::engine::board::{Board, Rating};
+use crate::engine::grade::{BandTable, Scale};
 use crate::engine::grid::Size;
 
 /// The CSV header of every shard.
@@ -203,6 +204,13 @@ impl Params {
     /// The scale the bank's bands grade by: `clues` (the default) or `rating`.
     pub fn grade_scale(&self) -> &str {
         self.grade.as_deref().unwrap_or("clues")
+    }
+
+    /// The bank's band table, read on its scale; `None` when it records none (a
+    /// merge of different tables) or one this build cannot read.
+    pub fn band_table(&self, size: Size) -> Option<BandTable> {
+        let scale = Scale::from_name(self.grade_scale())?;
+        BandTable::parse_scaled(self.bands.as_deref()?, size, scale).ok()
     }
 
     /// The board size `size` names.

@@ -34,7 +34,6 @@ use crate::bank::export::{
 use crate::bank::sink::{Manifest, MANIFEST};
 use crate::bank::{self, RecordReader};
 use crate::cli::ExportArgs;
-use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
 use crate::say;
 
@@ -295,22 +294,18 @@ pub(crate) fn check_complete(dir: &Path, manifest: &Manifest) -> anyhow::Result<
     Ok(())
 }
 
-/// `--difficulty` names must be bands of the bank's table, when its manifest says
-/// which (a merged bank of different tables does not: any name is taken).
+/// `--difficulty` names must be bands of the bank's table (clue or rating bands),
+/// when its manifest says which (a merged bank of different tables does not: any
+/// name is taken).
 pub(crate) fn check_bands(names: &[String], manifest: &Manifest, size: Size) -> anyhow::Result<()> {
-    let Some(table) = manifest
-        .params
-        .bands
-        .as_deref()
-        .and_then(|spec| BandTable::parse_for(spec, size).ok())
-    else {
+    let Some(table) = manifest.params.band_table(size) else {
         return Ok(());
     };
     for name in names {
         if !table.bands().iter().any(|b| &b.name == name) {
             let known: Vec<&str> = table.bands().iter().map(|b| b.name.as_str()).collect();
             bail!(
-                "--difficulty {name}: the bank has no such band (its bands: {})",
+                "--difficulty {name:?}: the bank has no such band (its bands: {})",
                 known.join(", ")
             );
         }

@@ -16,7 +16,7 @@ use crate::bank::stats::{self, BankStats, RatePoint, StageLatency};
 use crate::bank::{self, ShardReader};
 use crate::cli::StatsArgs;
 use crate::engine::board::Board;
-use crate::engine::grade::{BandTable, Scale};
+
 use crate::say;
 
 use super::export::{refuse_bank_file, refuse_existing};
@@ -41,12 +41,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
         )
     })?;
     // Bands in the table's order (with empty ones), on the bank's scale.
-    let scale = Scale::from_name(manifest.params.grade_scale()).unwrap_or(Scale::Clues);
-    let table = manifest
-        .params
-        .bands
-        .as_deref()
-        .and_then(|spec| BandTable::parse_scaled(spec, size, scale).ok());
+    let table = manifest.params.band_table(size);
     if !manifest.complete {
         say!(
             "sudoku-factory: warning: {} is incomplete (complete: false; {} in {} so far): these numbers cover only that part; `sudoku-factory generate --resume {}` finishes it",
