@@ -1,4 +1,4 @@
-//! Golden bytes: one small fixed run per size (4×4, 9×9, 16×16), whose shards must
+//! Golden bytes: one small fixed run per size (4×4, 9×9, 16×16; and a symmetric 9×9 one), whose shards must
 //! hash to the constants written below.
 //!
 //! These constants pin the bytes a bank is made of — every puzzle, solution, band,
@@ -34,7 +34,7 @@ use common::{generate, Gen};
 use sudoku_factory::bank::read_manifest;
 
 /// The crate version (`manifest.json`'s `version`) the constants below were pinned at.
-const PINNED_VERSION: &str = "0.4.0";
+const PINNED_VERSION: &str = "0.4.1";
 
 /// One shard as pinned: file name, rows, XXH3-64 of the file (lowercase hex).
 type Shard = (&'static str, u64, &'static str);
@@ -70,6 +70,23 @@ const GOLDEN_9X9: &[Shard] = &[
     ("bank-00000.csv.zst", 100, "3585c5e26caa158c"),
     ("bank-00001.csv.zst", 100, "bd3391cc1adb727b"),
     ("bank-00002.csv.zst", 100, "6055a733afcb70ae"),
+];
+
+/// 9×9 with `--symmetry rot180`: 120 rows, 6 variants of each of 20 seeds (drawn
+/// from the subgroup that keeps the symmetry since 0.4.1), shards of 50 rows.
+fn run_9x9_rot180(out: &Path) -> Gen {
+    generate(out)
+        .count(120)
+        .variants(6)
+        .seed(2026)
+        .shard_rows(50)
+        .args(["--symmetry", "rot180", "--no-histograms"])
+}
+
+const GOLDEN_9X9_ROT180: &[Shard] = &[
+    ("bank-00000.csv.zst", 50, "b06a850308aacb50"),
+    ("bank-00001.csv.zst", 50, "3c589c6c32901570"),
+    ("bank-00002.csv.zst", 20, "bee03b4ab5a49e5f"),
 ];
 
 /// 16×16: 12 rows, 3 variants of each of 4 seeds, shards of 5 rows.
@@ -169,6 +186,13 @@ fn a_9x9_run_makes_the_pinned_bytes_on_1_and_2_threads() {
             "{file} differs between --threads 1 and --threads 2"
         );
     }
+}
+
+#[test]
+fn a_symmetric_9x9_run_makes_the_pinned_bytes() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run_9x9_rot180(&dir.path().join("bank")).bank();
+    assert_golden("GOLDEN_9X9_ROT180", &out, GOLDEN_9X9_ROT180);
 }
 
 #[test]

@@ -253,6 +253,23 @@ fn the_4x4_census_check_uses_the_top_bands_own_range() {
             .stderr(predicate::str::contains(message));
         assert!(!out.exists(), "nothing is written");
     }
+    // A symmetric seed's variants keep its symmetry: fewer of them exist, and the
+    // cap says so (regression: the variants broke the symmetry, so none was needed).
+    let capped = |variants: u64| {
+        generate(tmp.path().join(format!("rot180-{variants}")))
+            .size(4)
+            .count(variants)
+            .variants(variants)
+            .difficulty("easy")
+            .args(["--symmetry", "rot180"])
+            .loud()
+            .cmd()
+            .assert()
+    };
+    capped(97).code(2).stderr(predicate::str::contains(
+        "as few as 96 distinct puzzles that keep its rot180 symmetry are equivalent to one of them; use --variants 96 or fewer",
+    ));
+    capped(96).code(0);
     // Regression: a band with no such puzzle at all was "only 0 ... exist ... raise
     // --variants or ask for fewer puzzles", which cannot help.
     let out = tmp.path().join("none");

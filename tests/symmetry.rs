@@ -85,15 +85,31 @@ fn generate_writes_symmetric_banks_and_refuses_strategies_that_cannot() {
         .loud()
         .run()
         .stderr(predicates::str::contains("minimal with respect to orbits"));
-    let t = Transform::rotate180();
-    let rows = read_bank(&out);
-    assert_eq!(rows.len(), 24);
-    for row in &rows {
-        let p = parse_line(&row.puzzle, 1).unwrap();
-        assert_eq!(pattern(&t.apply(&p)), pattern(&p), "row {}", row.id);
-    }
     let manifest = std::fs::read_to_string(out.join("manifest.json")).unwrap();
     assert!(manifest.contains("\"symmetry\": \"rot180\""));
+    // Every row, variants included (regression: variants were drawn from the whole
+    // group, so only the seeds were symmetric).
+    for symmetry in &Symmetry::ALL[1..] {
+        let bank = dir.path().join(symmetry.name());
+        generate(&bank)
+            .count(40)
+            .variants(8)
+            .args(["--symmetry", symmetry.name()])
+            .difficulty("easy,medium")
+            .run();
+        let t = as_transform(*symmetry);
+        let rows = read_bank(&bank);
+        assert_eq!(rows.len(), 40);
+        for row in &rows {
+            let p = parse_line(&row.puzzle, 1).unwrap();
+            assert_eq!(
+                pattern(&t.apply(&p)),
+                pattern(&p),
+                "{symmetry:?} row {}",
+                row.id
+            );
+        }
+    }
     generate(dir.path().join("refused"))
         .count(4)
         .args(["--symmetry", "mirror", "--carve", "unavoidable"])

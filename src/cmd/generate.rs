@@ -536,15 +536,24 @@ fn check_size_limits(plan: &Plan) -> anyhow::Result<()> {
                 super::counted(wanted, "distinct seed"),
             );
         }
-        if let Some(fewest) = census.min_members(&query) {
-            if k > fewest as u64 {
-                bail!(
-                    "--variants {k} is more than some{kind} 4x4 puzzles with {}-{hi} clues (band {}) have: \
-                     as few as {fewest} distinct puzzles are equivalent to one of them; use --variants {fewest} or fewer",
-                    band.lo,
-                    band.name,
-                );
-            }
+        // Only then: with a symmetry this enumerates each matching class (< 1 s).
+        let fewest = if k > 1 {
+            census.min_variants(&query)
+        } else {
+            None
+        };
+        if let Some(fewest) = fewest.filter(|&fewest| k > fewest as u64) {
+            let kept = if plan.symmetry == Symmetry::None {
+                String::new()
+            } else {
+                format!(" that keep its {} symmetry", plan.symmetry.name())
+            };
+            bail!(
+                "--variants {k} is more than some{kind} 4x4 puzzles with {}-{hi} clues (band {}) have: \
+                 as few as {fewest} distinct puzzles{kept} are equivalent to one of them; use --variants {fewest} or fewer",
+                band.lo,
+                band.name,
+            );
         }
     }
     Ok(())

@@ -48,6 +48,12 @@ pub trait Board: Send + Sync + 'static {
     fn canonical_form(puzzle: &Self::Cells) -> Self::Cells;
     /// A uniformly random element of the symmetry group.
     fn random_transform<R: Rng + ?Sized>(rng: &mut R) -> Self::Transform;
+    /// A random element of the group that keeps clue patterns symmetric under
+    /// `symmetry` symmetric ([`Symmetry::None`]: [`Board::random_transform`]).
+    fn random_transform_keeping<R: Rng + ?Sized>(
+        symmetry: Symmetry,
+        rng: &mut R,
+    ) -> Self::Transform;
     /// Applies `t` to a puzzle or grid.
     fn apply(t: &Self::Transform, cells: &Self::Cells) -> Self::Cells;
     /// Solutions of `cells`, counted up to `limit`.
@@ -135,6 +141,14 @@ impl<S: Shape> Board for Nxn<S> {
     #[inline]
     fn random_transform<R: Rng + ?Sized>(rng: &mut R) -> Self::Transform {
         nxn::transform::Transform::<S>::random(rng)
+    }
+
+    #[inline]
+    fn random_transform_keeping<R: Rng + ?Sized>(
+        symmetry: Symmetry,
+        rng: &mut R,
+    ) -> Self::Transform {
+        nxn::transform::Transform::<S>::random_keeping(symmetry, rng)
     }
 
     #[inline]

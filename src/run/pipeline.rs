@@ -234,7 +234,8 @@ fn for_each_variant<B: Board>(
         // this loop ends after a draw or two. A 4×4 puzzle has at most
         // 128·4! = 3,072 images: `generate` caps `--variants` there before any work.
         loop {
-            let t = B::random_transform(&mut rng);
+            // A symmetric seed's variants keep its symmetry (a smaller subgroup).
+            let t = B::random_transform_keeping(plan.symmetry, &mut rng);
             let puzzle = B::apply(&t, &seed.puzzle);
             if seen.insert(puzzle) {
                 emit(v, &puzzle, &B::apply(&t, &seed.solution));

@@ -31,7 +31,7 @@
 //! Uniqueness and minimality are class invariants (the group maps solutions to
 //! solutions), so computing them on any member is enough.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashSet};
 use std::ops::RangeInclusive;
 use std::sync::OnceLock;
 
@@ -129,6 +129,42 @@ impl Census4 {
     /// `None` when no class matches.
     pub fn min_members(&self, query: &CensusQuery) -> Option<usize> {
         self.matching(query).map(|c| usize::from(c.n_members)).min()
+    }
+
+    /// The most variants every seed matching `query` can give: [`Census4::min_members`]
+    /// without a symmetry; with one, the fewest distinct images of a symmetric member
+    /// of a matching class under the subgroup that keeps its symmetry
+    /// ([`Transform::random_keeping`], which draws a symmetric seed's variants).
+    pub fn min_variants(&self, query: &CensusQuery) -> Option<usize> {
+        let symmetry = query.symmetry;
+        if symmetry == Symmetry::None {
+            return self.min_members(query);
+        }
+        let group = Transform::<Box2>::all_elements().expect("4x4's group is enumerable");
+        let keeping: Vec<&Transform<Box2>> = group.iter().filter(|t| t.keeps(symmetry)).collect();
+        let symmetric = |cells: &[u8; CELLS]| {
+            (0..CELLS).all(|cell| {
+                let (orbit, len) = symmetry.orbit_in(4, cell);
+                orbit[..len]
+                    .iter()
+                    .all(|&o| (cells[usize::from(o)] != 0) == (cells[cell] != 0))
+            })
+        };
+        self.matching(query)
+            .filter_map(|class| {
+                let members: HashSet<[u8; CELLS]> =
+                    group.iter().map(|t| t.apply(&class.form)).collect();
+                members
+                    .iter()
+                    .filter(|m| symmetric(m))
+                    .map(|m| {
+                        let images: HashSet<[u8; CELLS]> =
+                            keeping.iter().map(|t| t.apply(m)).collect();
+                        images.len()
+                    })
+                    .min()
+            })
+            .min()
     }
 
     fn matching<'a>(&'a self, query: &'a CensusQuery) -> impl Iterator<Item = &'a PuzzleClass> {

@@ -19,6 +19,7 @@ use rand::seq::SliceRandom;
 use rand::Rng;
 
 use super::{Shape, MAX_N};
+use crate::engine::generate::Symmetry;
 
 /// Largest box side (25×25 boards).
 const MAX_B: usize = 5;
@@ -152,6 +153,61 @@ fn heap_permutations(items: &mut [u8; 4], k: usize, out: &mut Vec<[u8; 4]>) {
     }
 }
 
+/// A random permutation `p` of `0..k` (k ≤ 5) that commutes with the reversal:
+/// `p[k-1-i] == k-1-p[i]`. The pairs `(i, k-1-i)` are shuffled and each flipped or
+/// not; the middle of an odd `k` stays put.
+fn symmetric_perm<R: Rng + ?Sized>(rng: &mut R, k: usize) -> [u8; MAX_B] {
+    let mut pairs = [0u8, 1, 2, 3, 4];
+    pairs[..k / 2].shuffle(rng);
+    let mut perm = [0u8, 1, 2, 3, 4];
+    for (i, &pair) in pairs[..k / 2].iter().enumerate() {
+        let to = if rng.random::<bool>() {
+            k as u8 - 1 - pair
+        } else {
+            pair
+        };
+        perm[i] = to;
+        perm[k - 1 - i] = k as u8 - 1 - to;
+    }
+    perm
+}
+
+/// A random band-respecting line map for box side `b` that commutes with the
+/// reversal of the lines (`lines[n-1-i] == n-1-lines[i]`): the chutes in a
+/// [`symmetric_perm`] order, the lines of each chute in the first half in any order
+/// and those of its mirror chute in the mirrored order, the middle chute's (odd `b`)
+/// in a [`symmetric_perm`].
+fn symmetric_lines<R: Rng + ?Sized>(rng: &mut R, b: usize) -> [u8; MAX_N] {
+    let n = b * b;
+    let chutes = symmetric_perm(rng, b);
+    let mut lines = IDENTITY_LINES;
+    for (out_chute, &src) in chutes[..b.div_ceil(2)].iter().enumerate() {
+        let src = usize::from(src);
+        let offsets = if 2 * out_chute + 1 == b {
+            symmetric_perm(rng, b)
+        } else {
+            let mut o = [0u8, 1, 2, 3, 4];
+            o[..b].shuffle(rng);
+            o
+        };
+        for (i, &off) in offsets[..b].iter().enumerate() {
+            let (at, from) = (b * out_chute + i, b * src + usize::from(off));
+            lines[at] = from as u8;
+            lines[n - 1 - at] = (n - 1 - from) as u8;
+        }
+    }
+    lines
+}
+
+/// `lines` followed by the reversal of the lines (`i -> n - 1 - lines[i]`).
+fn mirrored(lines: &[u8; MAX_N], n: usize) -> [u8; MAX_N] {
+    let mut out = *lines;
+    for line in &mut out[..n] {
+        *line = (n - 1) as u8 - *line;
+    }
+    out
+}
+
 /// The reversal `i -> n - 1 - i` of `0..n`, identity past `n`.
 fn reversed_lines(n: usize) -> [u8; MAX_N] {
     let mut lines = IDENTITY_LINES;
@@ -205,6 +261,74 @@ impl<S: Shape> Transform<S> {
             rows,
             cols,
             ..Self::identity()
+        }
+    }
+
+    /// A random element of the subgroup that keeps a clue pattern with `symmetry`
+    /// symmetric ([`Transform::keeps`]: it commutes with the symmetry's map, or for
+    /// `rot90` with a transposition maps it to its inverse), for the variants of a
+    /// symmetric seed; every element of that subgroup can be drawn:
+    ///
+    /// * `rot180`: row and column maps that commute with reversal, any transposition;
+    /// * `mirror` (left-right): any row map, a column map that commutes with
+    ///   reversal, no transposition (it would make the mirror a top-bottom one);
+    /// * `diagonal`: one map for rows and columns alike, any transposition;
+    /// * `rot90`: a row map commuting with reversal, the same map for columns or its
+    ///   mirror image (a reflection turns rot90 into its inverse), any transposition.
+    ///
+    /// Symbols are relabelled at random. `Symmetry::None` is [`Transform::random`]
+    /// (the same draws, so banks without `--symmetry` keep their bytes).
+    pub fn random_keeping<R: Rng + ?Sized>(symmetry: Symmetry, rng: &mut R) -> Self {
+        let b = S::B;
+        let (transpose, rows, cols) = match symmetry {
+            Symmetry::None => return Self::random(rng),
+            Symmetry::Rot180 => (
+                rng.random::<bool>(),
+                symmetric_lines(rng, b),
+                symmetric_lines(rng, b),
+            ),
+            Symmetry::Mirror => (false, random_lines(rng, b), symmetric_lines(rng, b)),
+            Symmetry::Diagonal => {
+                let lines = random_lines(rng, b);
+                (rng.random::<bool>(), lines, lines)
+            }
+            Symmetry::Rot90 => {
+                let lines = symmetric_lines(rng, b);
+                let cols = if rng.random::<bool>() {
+                    mirrored(&lines, S::N)
+                } else {
+                    lines
+                };
+                (rng.random::<bool>(), lines, cols)
+            }
+        };
+        let mut symbols = IDENTITY_SYMBOLS;
+        symbols[1..=S::N].shuffle(rng);
+        Transform {
+            transpose,
+            rows,
+            cols,
+            symbols,
+            shape: PhantomData,
+        }
+    }
+
+    /// Whether this element is in the subgroup [`Transform::random_keeping`] draws
+    /// from for `symmetry` (every element for `Symmetry::None`).
+    pub fn keeps(&self, symmetry: Symmetry) -> bool {
+        let n = S::N;
+        let reversible = |lines: &[u8; MAX_N]| {
+            (0..n).all(|i| usize::from(lines[n - 1 - i]) == n - 1 - usize::from(lines[i]))
+        };
+        match symmetry {
+            Symmetry::None => true,
+            Symmetry::Rot180 => reversible(&self.rows) && reversible(&self.cols),
+            Symmetry::Mirror => !self.transpose && reversible(&self.cols),
+            Symmetry::Diagonal => self.rows == self.cols,
+            Symmetry::Rot90 => {
+                reversible(&self.rows)
+                    && (self.cols == self.rows || self.cols == mirrored(&self.rows, n))
+            }
         }
     }
 
@@ -452,6 +576,87 @@ mod tests {
             *cell = (((r % S::B) * S::B + r / S::B + c) % S::N + 1) as u8;
         }
         g
+    }
+
+    /// Whether the clue pattern of `cells` is invariant under `symmetry`.
+    fn symmetric<S: Shape>(cells: &S::Cells, symmetry: Symmetry) -> bool {
+        (0..S::CELLS).all(|cell| {
+            let (orbit, len) = symmetry.orbit_in(S::N, cell);
+            let given = cells.as_ref()[cell] != 0;
+            orbit[..len]
+                .iter()
+                .all(|&o| (cells.as_ref()[usize::from(o)] != 0) == given)
+        })
+    }
+
+    /// A full grid with a random symmetric set of orbits emptied.
+    fn symmetric_puzzle<S: Shape>(symmetry: Symmetry, rng: &mut Pcg64) -> S::Cells {
+        let mut cells = pattern_grid::<S>();
+        for cell in 0..S::CELLS {
+            if rng.random::<bool>() {
+                let (orbit, len) = symmetry.orbit_in(S::N, cell);
+                for &o in &orbit[..len] {
+                    cells.as_mut()[usize::from(o)] = 0;
+                }
+            }
+        }
+        cells
+    }
+
+    fn variants_keep_symmetry<S: Shape>() {
+        let mut rng = Pcg64::seed_from_u64(17);
+        for symmetry in Symmetry::ALL {
+            let mut distinct = std::collections::HashSet::new();
+            for _ in 0..300 {
+                let puzzle = symmetric_puzzle::<S>(symmetry, &mut rng);
+                assert!(symmetric::<S>(&puzzle, symmetry));
+                let t = Transform::<S>::random_keeping(symmetry, &mut rng);
+                assert!(t.keeps(symmetry), "{symmetry:?} {t:?}");
+                let image = t.apply(&puzzle);
+                assert!(symmetric::<S>(&image, symmetry), "{symmetry:?} {t:?}");
+                assert!(is_consistent::<S>(image.as_ref()));
+                distinct.insert(t);
+            }
+            // A large subgroup (4×4's smallest, rot90's, has 2·4·2·4! = 384 elements).
+            assert!(distinct.len() > 100, "{symmetry:?}: {}", distinct.len());
+        }
+    }
+
+    #[test]
+    fn variants_of_a_symmetric_puzzle_keep_its_symmetry_on_every_size() {
+        variants_keep_symmetry::<Box2>();
+        variants_keep_symmetry::<Box3>();
+        variants_keep_symmetry::<Box4>();
+        variants_keep_symmetry::<Box5>();
+    }
+
+    #[test]
+    fn the_keeping_subgroups_are_exactly_the_symmetry_preserving_elements_on_4x4() {
+        // On 4×4 every element can be tried: one in `keeps` keeps every symmetric
+        // pattern symmetric, and one outside it breaks some of 40 random ones (so
+        // the subgroup is not needlessly small).
+        let group = Transform::<Box2>::all_elements().unwrap();
+        let mut rng = Pcg64::seed_from_u64(5);
+        for symmetry in &Symmetry::ALL[1..] {
+            let puzzles: Vec<_> = (0..40)
+                .map(|_| symmetric_puzzle::<Box2>(*symmetry, &mut rng))
+                .collect();
+            let mut kept = 0;
+            for t in &group {
+                let keeps_all = puzzles
+                    .iter()
+                    .all(|p| symmetric::<Box2>(&t.apply(p), *symmetry));
+                assert_eq!(t.keeps(*symmetry), keeps_all, "{symmetry:?} {t:?}");
+                kept += usize::from(keeps_all);
+            }
+            let expected = match symmetry {
+                Symmetry::Rot180 => 2 * 4 * 4 * 24,
+                Symmetry::Mirror => 8 * 4 * 24,
+                Symmetry::Diagonal => 2 * 8 * 24,
+                _ => 2 * 4 * 2 * 24,
+            };
+            assert_eq!(kept, expected, "{symmetry:?}");
+        }
     }
 
     fn is_valid_full<S: Shape>(g: &S::Cells) -> bool {
