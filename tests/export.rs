@@ -420,6 +420,23 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
     fails_naming(export(&bank, &odd, &[]), &["x.parquet", "--format"]);
     // --zstd is for csv only; csv-kaggle is 9x9 only (below, with the 16x16 bank).
     fails_naming(export(&bank, &file, &["--zstd"]), &["--zstd", "sqlite"]);
+    // A format the name contradicts (regression: JSON Lines went into x.csv.zst).
+    for (name, format, says) in [
+        ("x.csv.zst", "jsonl", "zstd-compressed CSV: name it .jsonl"),
+        (
+            "x.csv.zst",
+            "csv-kaggle",
+            "zstd-compressed CSV: name it .csv",
+        ),
+        ("x.jsonl", "sqlite", "JSON Lines: name it .sqlite"),
+        ("x.db", "csv", "a SQLite database: name it .csv"),
+    ] {
+        let to = out_dir.join(name);
+        fails_naming(
+            export(&bank, &to, &["--format", format]),
+            &[&format!("--format {format} does not fit the name"), says],
+        );
+    }
 
     // The bank's own files are never a FILE, even with --force.
     let shard = bank.join("bank-00000.csv.zst");

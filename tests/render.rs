@@ -463,6 +463,36 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
     nothing_written();
     // No output at all.
     render(bank(), &[]).assert().code(2);
+    // `-` is standard input, never an output (regression: `--txt -` wrote a file
+    // named `-`, `--svg -` made a directory of that name); nor can both INPUT and
+    // --exclude read it.
+    for (flag, example) in [
+        ("--txt", "book.txt"),
+        ("--svg", "svg"),
+        ("--pdf", "book.pdf"),
+    ] {
+        let run = render(bank(), &[flag, "-"])
+            .current_dir(dir.path())
+            .assert()
+            .code(2);
+        let stderr = stderr_of(&run);
+        assert!(
+            stderr.contains(&format!("{flag} -: render writes files")),
+            "{stderr}"
+        );
+        assert!(
+            stderr.contains(&format!("e.g. {flag} {example}")),
+            "{stderr}"
+        );
+    }
+    let run = factory()
+        .args(["render", "-", "--exclude", "-", "--txt"])
+        .arg(&txt)
+        .write_stdin("")
+        .assert()
+        .code(2);
+    assert!(stderr_of(&run).contains("both read standard input"));
+    nothing_written();
 
     // A bank that fails the manifest checks: a shard of the wrong size.
     let broken = copy_of_bank(dir.path(), "broken");

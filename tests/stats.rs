@@ -138,6 +138,19 @@ fn the_chart_never_replaces_a_bank_file_and_needs_force_over_a_file() {
         .assert()
         .success();
     assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
+
+    // Regression: `--svg -` wrote the chart to a file named `-`.
+    let output = factory()
+        .current_dir(dir.path())
+        .arg("stats")
+        .arg(&out)
+        .args(["--svg", "-"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stderr)
+        .contains("--svg -: stats writes the chart to a file"));
+    assert!(!dir.path().join("-").exists());
 }
 
 /// An interval log as the generator writes one (V2 deflate, base time, ns).

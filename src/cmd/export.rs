@@ -175,6 +175,32 @@ fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format,
             args.to.display()
         ),
     };
+    // An explicit format must fit a name that implies one (a Kaggle CSV is a CSV,
+    // but not a compressed one): JSON Lines in `x.csv.zst` helps no one.
+    if let (Some(_), Some((named, zst))) = (args.format, inferred) {
+        let fits = match named {
+            Format::Csv => format == Format::Csv || (format == Format::CsvKaggle && !zst),
+            named => named == format,
+        };
+        if !fits {
+            let what = match (named, zst) {
+                (Format::Sqlite, _) => "a SQLite database",
+                (Format::Jsonl, _) => "JSON Lines",
+                (_, true) => "zstd-compressed CSV",
+                _ => "CSV",
+            };
+            let ext = match format {
+                Format::Sqlite => ".sqlite",
+                Format::Jsonl => ".jsonl",
+                Format::CsvKaggle | Format::Csv => ".csv",
+            };
+            bail!(
+                "--format {} does not fit the name {}, which says {what}: name it {ext}, or leave --format out",
+                format.name(),
+                args.to.display()
+            );
+        }
+    }
     if to_stdout && format == Format::Sqlite {
         bail!(
             "--format sqlite cannot go to standard output (--to -): SQLite writes a file it can seek in; name one, e.g. --to puzzles.sqlite"

@@ -65,6 +65,22 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         large_print: args.large_print,
     };
     book_config.check()?;
+    // `-` is standard input here (INPUT, --exclude), never an output's name.
+    let stdin = Path::new("-");
+    for (flag, path, example) in [
+        ("--pdf", &args.pdf, "book.pdf"),
+        ("--html", &args.html, "play.html"),
+        ("--txt", &args.txt, "book.txt"),
+        ("--svg", &args.svg, "svg"),
+        ("--png", &args.png, "png"),
+    ] {
+        if path.as_deref() == Some(stdin) {
+            bail!("{flag} -: render writes files, and `-` means standard input here; name one, e.g. {flag} {example}");
+        }
+    }
+    if args.input == stdin && args.exclude.iter().any(|p| p == stdin) {
+        bail!("INPUT and --exclude both read standard input (-): give one of them a file");
+    }
     // Outputs that exist are refused before anything is read.
     for file in [&args.pdf, &args.html].into_iter().flatten() {
         refuse_existing(file, args.force)?;

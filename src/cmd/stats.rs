@@ -30,6 +30,11 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let dir = &args.out;
     // The chart's FILE is checked before anything is read.
     if let Some(svg) = &args.svg {
+        if svg == std::path::Path::new("-") {
+            anyhow::bail!(
+                "--svg -: stats writes the chart to a file; name one, e.g. --svg clues.svg"
+            );
+        }
         refuse_existing(svg, args.force)?;
         refuse_bank_file(svg, dir)?;
     }
