@@ -174,7 +174,41 @@ fn an_unreachable_band_is_an_error_not_a_loop() {
         .cmd()
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("was not reached in 50 attempts"));
+        .stderr(predicates::str::contains("was not reached in 50 attempts"))
+        .stderr(predicates::str::contains(
+            "clues, fewer than the band; try --carve target",
+        ));
+    // The hint says what the attempts made (regression: "minimal puzzles rarely have
+    // this many clues" for a band too sparse), and a band no symmetric pattern can
+    // have is refused up front (it was "very rare" after every attempt).
+    let hint = |name: &str, args: &[&str]| {
+        let out = dir.path().join(name);
+        let run = generate(&out)
+            .count(1)
+            .args(args)
+            .args(["--max-attempts", "20"])
+            .cmd()
+            .assert()
+            .code(2);
+        String::from_utf8_lossy(&run.get_output().stderr).into_owned()
+    };
+    let sparse = hint("sparse", &["--carve", "minimal", "--bands", "x=17-18"]);
+    assert!(
+        sparse.contains("the sparsest of them had") && sparse.contains("widen the band"),
+        "{sparse}"
+    );
+    let orbits = hint(
+        "orbits",
+        &["--symmetry", "rot90", "--bands", "x=30-31,y=32-40"],
+    );
+    assert!(
+        orbits.contains("no rot90-symmetric 9x9 pattern has 30-31 clues (band x)"),
+        "{orbits}"
+    );
+    assert!(
+        !dir.path().join("orbits").exists(),
+        "refused before any work"
+    );
     assert!(!listing(&out)
         .iter()
         .any(|n| n.ends_with(".csv.zst") || n.ends_with(".tmp")));

@@ -421,7 +421,10 @@ pub fn render_svg(stats: &BankStats, rates: &[(String, Vec<RatePoint>)]) -> Resu
         let top = stats.clues.iter().copied().max().unwrap_or(0).max(1);
         let mut chart = ChartBuilder::on(&panels[0])
             .caption(
-                format!("Clue counts ({} puzzles)", stats.rows),
+                format!(
+                    "Clue counts ({})",
+                    crate::cmd::counted(stats.rows, "puzzle")
+                ),
                 ("sans-serif", 22),
             )
             .margin(12)

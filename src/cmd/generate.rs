@@ -486,6 +486,23 @@ fn check_size_limits(plan: &Plan) -> anyhow::Result<()> {
             plan.size
         );
     }
+    // A symmetric pattern is a union of orbits: rot90 cannot make 30 clues on 9x9.
+    if plan.symmetry != Symmetry::None && plan.bands.scale() == Scale::Clues {
+        let n = plan.size.side();
+        for &i in &plan.selected {
+            let band = &plan.bands.bands()[i];
+            let top = usize::from(band.hi).min(n * n);
+            if !(usize::from(band.lo)..=top).any(|c| plan.symmetry.can_have(n, c)) {
+                bail!(
+                    "no {}-symmetric {} pattern has {}-{top} clues (band {}): its clues come in orbits; choose another band with --difficulty or --bands, or another --symmetry",
+                    plan.symmetry.name(),
+                    plan.size,
+                    band.lo,
+                    band.name
+                );
+            }
+        }
+    }
     if plan.size != Size::Four {
         return Ok(());
     }

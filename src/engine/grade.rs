@@ -280,6 +280,13 @@ impl BandTable {
             if lo < 10 {
                 return Err(malformed("ratings start at 1.0"));
             }
+            // A band no puzzle can reach would be searched for in vain (a clue table
+            // such as 36-40 given with --grade rating, say).
+            if lo >= 120 {
+                return Err(malformed(
+                    "no puzzle rates 12.0 or more on the SE scale (the hardest known rate 11.9; is this a clue table?)",
+                ));
+            }
             Ok((lo, hi))
         })?;
         Ok(BandTable {
@@ -419,6 +426,12 @@ fn parse_items(
         {
             return Err(malformed(
                 "a band name is ASCII letters, digits, '-' or '_'",
+            ));
+        }
+        // `--difficulty any` (generate) and `all` (bench) mean every band.
+        if name == "any" || name == "all" {
+            return Err(malformed(
+                "`any` and `all` are not band names: `--difficulty any` means every band",
             ));
         }
         let (lo, hi) = range(name, text, &malformed)?;
@@ -586,6 +599,11 @@ mod tests {
     fn refuses_bad_rating_tables() {
         let err = |s| BandTable::parse_rating(s).unwrap_err().to_string();
         assert!(err("easy=0.5-1.4").contains("ratings start at 1.0"));
+        assert!(err("easy=36-40").contains("no puzzle rates 12.0 or more"));
+        assert!(err("x=12.0+").contains("no puzzle rates 12.0 or more"));
+        assert!(err("any=1.0-2.0").contains("`any` and `all` are not band names"));
+        assert!(err("easy=1.0-2.0,all=2.1+").contains("not band names"));
+        assert!(BandTable::parse_rating("x=11.9+").is_ok());
         assert!(err("easy=1.0-2.5,hard=2.5+").contains("overlap"));
         assert!(err("easy=1.00-2").contains("LO is not a rating"));
         assert!(err("easy=1.0-x").contains("HI is not a rating"));

@@ -59,7 +59,11 @@ pub struct Config {
 /// Why a selection cannot be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SelectError {
-    #[error("--count {asked}: only {available} distinct puzzles are available ({why}); lower --count or add input")]
+    #[error(
+        "--count {asked}: only {} {} available ({why}); lower --count or add input",
+        crate::cmd::counted(*.available, "distinct puzzle"),
+        if *.available == 1 { "is" } else { "are" }
+    )]
     TooFew {
         asked: usize,
         available: u64,

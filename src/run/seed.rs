@@ -66,7 +66,10 @@ pub struct SeedPuzzle<C> {
 
 /// A seed that did not land in its band within the attempts allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("band {band:?} ({range} {scale}) was not reached in {attempts} attempts with --carve {carve}; {hint}")]
+#[error(
+    "band {band:?} ({range} {scale}) was not reached in {} with --carve {carve}; {hint}",
+    crate::cmd::counted(*.attempts, "attempt")
+)]
 pub struct BandUnreachable {
     pub band: String,
     /// The band's range as `--bands` writes it.
@@ -75,7 +78,7 @@ pub struct BandUnreachable {
     pub scale: &'static str,
     pub attempts: u32,
     pub carve: &'static str,
-    pub hint: &'static str,
+    pub hint: String,
 }
 
 /// Makes seed `j` in replacement round `round`: fill, then carve until it lands in
@@ -92,6 +95,8 @@ pub fn make_seed<B: Board>(
         return make_rated_seed::<B>(recipe, band, &mut rng);
     }
     let (mut fill_time, mut carve_time) = (Duration::ZERO, Duration::ZERO);
+    // The clue counts the attempts reached, for the hint if none lands.
+    let (mut fewest, mut most) = (u16::MAX, 0);
     for attempt in 1..=recipe.max_attempts {
         let t0 = Instant::now();
         let solution = B::fill(recipe.fill, &mut rng);
@@ -101,6 +106,7 @@ pub fn make_seed<B: Board>(
         let t2 = Instant::now();
         fill_time += t1 - t0;
         carve_time += t2 - t1;
+        (fewest, most) = (fewest.min(out.n_clues), most.max(out.n_clues));
         if recipe.bands.accepts(band, out.n_clues) {
             let canonical = B::canonical_form(&out.puzzle);
             return Ok(SeedPuzzle {
@@ -124,13 +130,33 @@ pub fn make_seed<B: Board>(
         scale: "clues",
         attempts: recipe.max_attempts,
         carve: recipe.carve.name(),
-        hint: match recipe.carve {
-            Carve::Minimal => "minimal puzzles rarely have this many clues; try --carve target",
-            Carve::Target | Carve::AddClues | Carve::Unavoidable => {
-                "puzzles this sparse are very rare; widen the band"
-            }
-        },
+        hint: clue_hint(recipe, spec.lo, fewest, most),
     })
+}
+
+/// Why no attempt landed in a clue band `lo..` (the attempts made `fewest..=most`
+/// clues), and what to change.
+fn clue_hint(recipe: &Recipe<'_>, lo: u16, fewest: u16, most: u16) -> String {
+    let orbits = match recipe.symmetry {
+        Symmetry::None => String::new(),
+        Symmetry::Rot90 => " (--symmetry rot90 removes clues 4 at a time)".to_string(),
+        s => format!(" (--symmetry {} removes clues 2 at a time)", s.name()),
+    };
+    if most < lo {
+        // Every attempt stopped below the band.
+        match recipe.carve {
+            Carve::Minimal => format!(
+                "these minimal puzzles had {fewest}-{most} clues, fewer than the band; try --carve target"
+            ),
+            _ => format!("the puzzles had {fewest}-{most} clues, fewer than the band; widen it"),
+        }
+    } else if fewest >= lo {
+        format!(
+            "the sparsest of them had {fewest} clues{orbits}: puzzles this sparse are very rare; widen the band"
+        )
+    } else {
+        format!("clue counts went from {fewest} to {most} but skipped the band{orbits}; widen it")
+    }
 }
 
 /// Bands starting at this rating (tenths) or higher rate the minimal puzzle first:
@@ -242,7 +268,8 @@ fn make_rated_seed<B: Board>(
         scale: "rating",
         attempts: recipe.max_attempts,
         carve: recipe.carve.name(),
-        hint: "few puzzles carved this way rate this high; raise --max-attempts or try --carve minimal",
+        hint: "few puzzles carved this way rate this high; raise --max-attempts or try --carve minimal"
+            .to_string(),
     })
 }
 
@@ -430,11 +457,12 @@ mod tests {
 
     #[test]
     fn an_unreachable_rating_is_an_error_naming_the_range() {
-        // No 9x9 puzzle rates 25.0; every attempt fails.
-        let bands = BandTable::parse_rating("easy=1.0-2.0,impossible=25.0+").unwrap();
+        // No puzzle rates 11.5 on this rater (its hardest step rates 9.5 or a long
+        // dynamic chain's little more); every attempt fails.
+        let bands = BandTable::parse_rating("easy=1.0-2.0,impossible=11.5+").unwrap();
         let r = recipe(&bands, &[1], 2);
         let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();
-        assert_eq!((e.range.as_str(), e.scale), ("25.0+", "rating"));
+        assert_eq!((e.range.as_str(), e.scale), ("11.5+", "rating"));
         assert!(e.to_string().contains("raise --max-attempts"), "{e}");
     }
 }

@@ -77,10 +77,50 @@ impl Symmetry {
     }
 }
 
+impl Symmetry {
+    /// Whether a pattern symmetric under this symmetry can have `clues` givens on a
+    /// board of side `n`: its orbits have 1 cell or `k` (2, or 4 for rot90), and a
+    /// pattern is a union of orbits. rot90's 9×9 patterns have 4a or 4a + 1 clues.
+    pub fn can_have(self, n: usize, clues: usize) -> bool {
+        let (mut singles, mut groups, mut k) = (0, 0, 1);
+        for cell in 0..n * n {
+            let (orbit, len) = self.orbit_in(n, cell);
+            // Each orbit once, at its first cell.
+            if orbit[..len].iter().all(|&o| usize::from(o) >= cell) {
+                if len == 1 {
+                    singles += 1;
+                } else {
+                    groups += 1;
+                    k = len;
+                }
+            }
+        }
+        (0..=groups).any(|a| clues >= k * a && clues - k * a <= singles)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::engine::grid::N_CELLS;
+
+    #[test]
+    fn clue_counts_follow_the_orbits() {
+        for clues in 0..=81 {
+            assert!(Symmetry::None.can_have(9, clues));
+            assert!(Symmetry::Rot180.can_have(9, clues), "{clues}");
+            assert!(Symmetry::Mirror.can_have(9, clues));
+            assert!(Symmetry::Diagonal.can_have(9, clues));
+            assert_eq!(
+                Symmetry::Rot90.can_have(9, clues),
+                clues % 4 <= 1,
+                "{clues}"
+            );
+        }
+        // 4×4 rot90: four orbits of 4, no centre cell; rot180: eight pairs.
+        assert!(Symmetry::Rot90.can_have(4, 8) && !Symmetry::Rot90.can_have(4, 6));
+        assert!(!Symmetry::Rot180.can_have(4, 5) && Symmetry::Rot180.can_have(4, 6));
+    }
 
     #[test]
     fn orbits_partition_the_board_with_the_expected_sizes() {
