@@ -139,6 +139,24 @@ fn the_chart_never_replaces_a_bank_file_and_needs_force_over_a_file() {
         .success();
     assert!(std::fs::read_to_string(&chart).unwrap().starts_with("<svg"));
 
+    // Regression: a missing bank or a file was "reading nosuch/manifest.json: No
+    // such file or directory" (or "Not a directory").
+    for (name, says) in [("nosuch", "does not exist"), ("mine.svg", "is a file")] {
+        let output = factory()
+            .current_dir(dir.path())
+            .args(["stats", name])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2), "{output:?}");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(
+            stderr.contains(&format!(
+                "{name} {says}, not a bank (a directory holding manifest.json"
+            )),
+            "{stderr}"
+        );
+    }
+
     // Regression: `--svg -` wrote the chart to a file named `-`.
     let output = factory()
         .current_dir(dir.path())

@@ -52,6 +52,14 @@ pub enum BankError {
     /// the directory holds instead when it is a staged run's seeds.
     #[error("{} holds no bank (no {MANIFEST}){}", dir.display(), seeds_hint(dir))]
     NoManifest { dir: PathBuf },
+    /// DIR is a file or is missing: said as such, not as "reading DIR/manifest.json:
+    /// Not a directory".
+    #[error(
+        "{} {}, not a bank (a directory holding {MANIFEST}, as `generate --out` writes)",
+        dir.display(),
+        if *exists { "is a file" } else { "does not exist" }
+    )]
+    NotADirectory { dir: PathBuf, exists: bool },
     #[error("{path}: not a valid manifest: {error}")]
     Manifest {
         path: PathBuf,
@@ -110,6 +118,11 @@ pub fn read_manifest(dir: &Path) -> Result<Manifest, BankError> {
         if error.kind() == io::ErrorKind::NotFound && dir.is_dir() {
             BankError::NoManifest {
                 dir: dir.to_path_buf(),
+            }
+        } else if !dir.is_dir() {
+            BankError::NotADirectory {
+                dir: dir.to_path_buf(),
+                exists: dir.exists(),
             }
         } else {
             io_err("reading", &path)(error)
