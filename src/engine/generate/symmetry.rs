@@ -75,9 +75,19 @@ impl Symmetry {
         }
         (out, len)
     }
-}
 
-impl Symmetry {
+    /// Whether the clue pattern of `cells` (a board of side `n`, 0 = empty) is
+    /// invariant under this symmetry: each orbit all given or all empty.
+    pub fn keeps_pattern(self, n: usize, cells: &[u8]) -> bool {
+        (0..n * n).all(|cell| {
+            let (orbit, len) = self.orbit_in(n, cell);
+            let given = cells[cell] != 0;
+            orbit[..len]
+                .iter()
+                .all(|&o| (cells[usize::from(o)] != 0) == given)
+        })
+    }
+
     /// Whether a pattern symmetric under this symmetry can have `clues` givens on a
     /// board of side `n`: its orbits have 1 cell or `k` (2, or 4 for rot90), and a
     /// pattern is a union of orbits. rot90's 9×9 patterns have 4a or 4a + 1 clues.

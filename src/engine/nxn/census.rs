@@ -142,21 +142,13 @@ impl Census4 {
         }
         let group = Transform::<Box2>::all_elements().expect("4x4's group is enumerable");
         let keeping: Vec<&Transform<Box2>> = group.iter().filter(|t| t.keeps(symmetry)).collect();
-        let symmetric = |cells: &[u8; CELLS]| {
-            (0..CELLS).all(|cell| {
-                let (orbit, len) = symmetry.orbit_in(4, cell);
-                orbit[..len]
-                    .iter()
-                    .all(|&o| (cells[usize::from(o)] != 0) == (cells[cell] != 0))
-            })
-        };
         self.matching(query)
             .filter_map(|class| {
                 let members: HashSet<[u8; CELLS]> =
                     group.iter().map(|t| t.apply(&class.form)).collect();
                 members
                     .iter()
-                    .filter(|m| symmetric(m))
+                    .filter(|m| symmetry.keeps_pattern(4, &m[..]))
                     .map(|m| {
                         let images: HashSet<[u8; CELLS]> =
                             keeping.iter().map(|t| t.apply(m)).collect();

@@ -580,13 +580,7 @@ mod tests {
 
     /// Whether the clue pattern of `cells` is invariant under `symmetry`.
     fn symmetric<S: Shape>(cells: &S::Cells, symmetry: Symmetry) -> bool {
-        (0..S::CELLS).all(|cell| {
-            let (orbit, len) = symmetry.orbit_in(S::N, cell);
-            let given = cells.as_ref()[cell] != 0;
-            orbit[..len]
-                .iter()
-                .all(|&o| (cells.as_ref()[usize::from(o)] != 0) == given)
-        })
+        symmetry.keeps_pattern(S::N, cells.as_ref())
     }
 
     /// A full grid with a random symmetric set of orbits emptied.
