@@ -183,6 +183,9 @@ struct Best {
 pub(crate) struct Chains {
     /// The conclusions rated as the level's best so far (all of them are applied).
     ties: Vec<Best>,
+    /// Level 1's refuted candidates with the rating of their shortest static chain
+    /// (before any cycle reading), which bounds what a mixed cycle can improve.
+    chain_ratings: Vec<(u16, u8)>,
     reach: Box<Reach>,
     from_on: Vec<Prop>,
     from_off: Vec<Prop>,
@@ -205,6 +208,7 @@ impl Chains {
     pub(crate) fn new() -> Self {
         Chains {
             ties: Vec::with_capacity(729),
+            chain_ratings: Vec::with_capacity(729),
             reach: Box::new(Reach::new()),
             from_on: vec![Prop::new(); 729],
             from_off: vec![Prop::new(); 729],
@@ -229,7 +233,7 @@ impl Chains {
     pub(crate) fn find(&mut self, b: &Board, f: &mut Found) -> bool {
         self.ties.clear();
         let found = self
-            .unary(b)
+            .unary(b, true)
             .or_else(|| self.nishio(b))
             .or_else(|| self.multiple(b, Mode::Static))
             .or_else(|| self.multiple(b, Mode::Dynamic));
@@ -254,8 +258,11 @@ impl Chains {
     /// Level 1: static chains from p on that reach p off. Each kind is searched on
     /// its own links, so the shortest chain of each kind is found whatever the
     /// order of discovery (the rating is then the same for every symmetric copy).
-    fn unary(&mut self, b: &Board) -> Option<Best> {
+    /// `prune`: mixed cycles only from [`Chains::mixed_cycle_starts`] (always but in
+    /// the test that proves it changes nothing).
+    fn unary(&mut self, b: &Board, prune: bool) -> Option<Best> {
         let mut best: Option<Best> = None;
+        self.chain_ratings.clear();
         self.work.strong.compute(b);
         self.reach.compute(b, &self.work.strong);
         for c in Cells128(b.empty) {
@@ -284,6 +291,9 @@ impl Chains {
                         _ => Technique::Aic,
                     };
                     let mut rating = base + inc_for(t, len);
+                    if mode == Mode::Static {
+                        self.chain_ratings.push((n as u16, rating));
+                    }
                     // The same loop read as a bidirectional cycle (without n's two
                     // nodes) rates 6.5 (X) or 7.0 + its own length.
                     if closes_cycle(b, p, n) {
@@ -303,12 +313,77 @@ impl Chains {
         // where they would rate below the chains found (they differ from a chain of
         // the same loop by the two ends' nodes: at most 0.1).
         if found.rating >= 65 {
-            self.cycles(b, Mode::StaticY, 65, Technique::XyChain, &mut best, false);
+            let starts = self.reach.cyclic;
+            self.cycles(
+                b,
+                Mode::StaticY,
+                65,
+                Technique::XyChain,
+                &mut best,
+                false,
+                &starts,
+            );
         }
-        if best.is_some_and(|found| found.rating > 70) {
-            self.cycles(b, Mode::Static, 70, Technique::Aic, &mut best, true);
+        if let Some(found) = best.filter(|found| found.rating > 70) {
+            let starts = if prune {
+                self.mixed_cycle_starts(b, found.rating)
+            } else {
+                self.reach.cyclic
+            };
+            if starts != [0; 12] {
+                self.cycles(
+                    b,
+                    Mode::Static,
+                    70,
+                    Technique::Aic,
+                    &mut best,
+                    true,
+                    &starts,
+                );
+            }
         }
         best
+    }
+
+    /// The nodes worth starting a mixed cycle from, to improve on `best` (tenths).
+    ///
+    /// A cycle of n nodes rates 7.0 + the increment of n − 2. Each candidate q it
+    /// removes sees an on node Z and an off node A of its digit on it, and the
+    /// cycle read the other way round from Z gives the static chain "q on ⇒ Z off
+    /// ⇒ … ⇒ A on ⇒ q off" of at most n + 2 nodes: rated at most 7.0 + the
+    /// increment of n, which is at most 0.1 more (the bounds 4, 6, 8, 12, … are
+    /// 2 or more apart). q's shortest chain rated no lower than `best`, so a cycle
+    /// below `best` removes only candidates whose shortest chain rated exactly
+    /// `best`. Its on nodes, Z among them, switch each other on in turn: one
+    /// component of the closure. So the cycle starts in the component of such a
+    /// Z, and no other start can find one (most steps have none at all).
+    fn mixed_cycle_starts(&self, b: &Board, best: u8) -> Set729 {
+        let mut roots: Set729 = [0; 12];
+        for &(q, rating) in &self.chain_ratings {
+            if rating != best {
+                continue;
+            }
+            let (qc, d) = (q as usize / 9, q as usize % 9);
+            for z in Cells128(PEERS[qc] & b.pos[d]) {
+                let z = 9 * z + d;
+                if get(&self.reach.cyclic, z) {
+                    set(&mut roots, self.reach.root[z] as usize);
+                }
+            }
+        }
+        let mut starts: Set729 = [0; 12];
+        if roots == [0; 12] {
+            return starts;
+        }
+        for (k, &word) in self.reach.cyclic.iter().enumerate() {
+            for bit in Bits64(word) {
+                let s = 64 * k + bit;
+                if get(&roots, self.reach.root[s] as usize) {
+                    set(&mut starts, s);
+                }
+            }
+        }
+        starts
     }
 
     /// SE's bidirectional cycles of one kind (Y: bivalue cells; or every static
@@ -320,7 +395,8 @@ impl Chains {
     /// less two. Sources are the nodes of non-trivial components of the static
     /// closure (any other has no cycle), and Y-cycles start on bivalue cells, as
     /// in SE. With `improve`, only cycles rated below the best so far are looked
-    /// for (not its ties).
+    /// for (not its ties), and only from `starts` (all must lie in `cyclic`).
+    #[allow(clippy::too_many_arguments)]
     fn cycles(
         &mut self,
         b: &Board,
@@ -329,6 +405,7 @@ impl Chains {
         t: Technique,
         best: &mut Option<Best>,
         improve: bool,
+        starts: &Set729,
     ) {
         // A cycle of n nodes (the last on node n - 2 links from the start) rates
         // base + length_increment(n - 2): none longer than the best allows matters,
@@ -346,7 +423,7 @@ impl Chains {
         }
         let cells_link = mode != Mode::StaticX;
         let units_link = mode != Mode::StaticY;
-        for (k, &word) in self.reach.cyclic.iter().enumerate() {
+        for (k, &word) in starts.iter().enumerate() {
             for bit in Bits64(word) {
                 let s = 64 * k + bit;
                 let (a_cell, a) = (s / 9, s % 9);
@@ -631,6 +708,8 @@ struct Reach {
     /// The nodes of components with more than one node: the only candidates that
     /// can start a bidirectional cycle.
     cyclic: Set729,
+    /// Each node's component, named by its root node (valid for candidates).
+    root: [u16; 729],
     index: [u16; 729],
     low: [u16; 729],
     on_stack: Set729,
@@ -648,6 +727,7 @@ impl Reach {
             succ: [[0; 12]; 729],
             reach: [[0; 12]; 729],
             cyclic: [0; 12],
+            root: [0; 729],
             index: [UNSEEN; 729],
             low: [0; 729],
             on_stack: [0; 12],
@@ -746,6 +826,7 @@ impl Reach {
         for &v in &self.stack[top..self.depth] {
             let v = v as usize;
             self.reach[v] = all;
+            self.root[v] = u as u16;
             if cyclic {
                 set(&mut self.cyclic, v);
             }
@@ -1114,6 +1195,7 @@ fn cycle_eliminations(b: &Board, p: &Prop, w: usize, f: usize) -> impl Iterator<
 mod tests {
     use super::*;
     use crate::engine::grid::parse_line;
+    use crate::engine::rating::{Rater, Step};
 
     /// The closure's answer is the breadth-first search's, candidate by candidate:
     /// the filter in [`Chains::unary`] may only skip searches that find nothing.
@@ -1159,6 +1241,61 @@ mod tests {
         assert!(
             refuted > 0,
             "no candidate was refuted: the comparison proved little"
+        );
+    }
+
+    /// Starting mixed cycles only where [`Chains::mixed_cycle_starts`] says one can
+    /// improve on the chains changes no conclusion of level 1: at every step of the
+    /// rating paths of 2,500 minimal puzzles that reaches the chains, the pruned and
+    /// the full search give the same best rating, technique and conclusions.
+    #[test]
+    fn mixed_cycles_start_only_where_they_can_improve() {
+        let text = include_str!("../../../data/qqwing-10k.txt");
+        let mut rater = Rater::new();
+        let mut chains = Chains::new();
+        let mut board = Board::new();
+        let mut steps: Vec<Step> = Vec::new();
+        let (mut compared, mut improved) = (0, 0);
+        for (i, line) in text.lines().step_by(4).enumerate() {
+            let cells = parse_line(line.trim(), i + 1).unwrap();
+            steps.clear();
+            rater.rate_with_steps(&cells, &mut steps).unwrap();
+            board.load(&cells);
+            for step in &steps {
+                if step.rating >= 65 {
+                    board.stamp();
+                    let outcomes = [true, false].map(|prune| {
+                        chains.ties.clear();
+                        let best = chains.unary(&board, prune).map(|b| (b.rating, b.technique));
+                        let rating = best.map_or(0, |b| b.0);
+                        let mut ties: Vec<(usize, bool)> = (chains.ties.iter())
+                            .filter(|t| t.rating == rating)
+                            .map(|t| (t.node, t.place))
+                            .collect();
+                        ties.sort_unstable();
+                        ties.dedup();
+                        (best, ties)
+                    });
+                    assert_eq!(outcomes[0], outcomes[1], "{line}");
+                    compared += 1;
+                    // A mixed cycle beat every chain: the case a pruned search
+                    // must not miss.
+                    let chain_min = chains.chain_ratings.iter().map(|c| c.1).min();
+                    improved += usize::from(outcomes[1].0.is_some_and(|(rating, t)| {
+                        t == Technique::Aic && chain_min.is_some_and(|m| rating < m)
+                    }));
+                }
+                for &(c, d) in &step.placements {
+                    board.place(c as usize, d as usize - 1);
+                }
+                for &(c, d) in &step.eliminations {
+                    board.eliminate(c as usize, d as usize - 1);
+                }
+            }
+        }
+        assert!(
+            compared > 300 && improved > 0,
+            "{compared} steps, {improved}"
         );
     }
 }
