@@ -828,18 +828,23 @@ impl Reach {
                 break;
             }
         }
-        let mut all = members;
+        // The members' successors, each once (an edge at a time, a large
+        // component would OR the same sets over and over).
+        let mut next = [0u64; 12];
         for &v in &self.stack[top..self.depth] {
-            let v = v as usize;
-            for (w, &word) in self.succ[v].iter().enumerate() {
-                for bit in Bits64(word) {
-                    let x = 64 * w + bit;
-                    // A node already in the set came with its own reach (every
-                    // reach set holds its node): members, or reached by another.
-                    if !get(&all, x) {
-                        for (a, r) in all.iter_mut().zip(&self.reach[x]) {
-                            *a |= r;
-                        }
+            for (n, s) in next.iter_mut().zip(&self.succ[v as usize]) {
+                *n |= s;
+            }
+        }
+        let mut all = members;
+        for (w, &word) in next.iter().enumerate() {
+            for bit in Bits64(word) {
+                let x = 64 * w + bit;
+                // A node already in the set came with its own reach (every reach
+                // set holds its node): members, or reached by another.
+                if !get(&all, x) {
+                    for (a, r) in all.iter_mut().zip(&self.reach[x]) {
+                        *a |= r;
                     }
                 }
             }
