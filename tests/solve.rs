@@ -131,6 +131,35 @@ fn reads_a_file_and_reports_a_missing_one() {
     }
 }
 
+/// Regression: `transform --count 3` gave three lines for a good input line but one
+/// for a malformed one, so output line k no longer answered input line ⌈k/3⌉. A
+/// malformed line now gives its message three times.
+#[test]
+fn transform_keeps_count_lines_per_input_line_for_malformed_ones() {
+    let out = factory()
+        .args(["transform", "--seed", "1", "--count", "3"])
+        .write_stdin(format!(
+            "{MINIMAL}
+not a puzzle
+{MINIMAL}
+"
+        ))
+        .assert()
+        .code(2);
+    let stdout = String::from_utf8(out.get_output().stdout.clone()).unwrap();
+    let lines: Vec<&str> = stdout.lines().collect();
+    assert_eq!(lines.len(), 9, "{stdout}");
+    for (k, line) in lines.iter().enumerate() {
+        if k / 3 == 1 {
+            assert!(line.starts_with("line 2, column "), "{k}: {line}");
+        } else {
+            assert_eq!(line.len(), 81, "{k}: {line}");
+        }
+    }
+    let err = String::from_utf8(out.get_output().stderr.clone()).unwrap();
+    assert!(err.contains("1 malformed input line"), "{err}");
+}
+
 /// `transform --count 0` is refused as `generate --count 0` is, not a silent empty
 /// output with exit 0.
 #[test]

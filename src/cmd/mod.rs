@@ -146,6 +146,9 @@ pub fn counted(n: impl Into<u64>, noun: &str) -> String {
 pub enum LineErrors {
     /// The parse error's message, e.g. `line 3, column 7: unexpected character 'x' ...`.
     Text,
+    /// The message once for each of the lines a well-formed line gives (`transform
+    /// --count K`), so that the output keeps K lines per input line.
+    TextTimes(u32),
     /// A JSON object `{"line": N, "error": "..."}`, for commands whose output is JSON.
     Json,
 }
@@ -188,6 +191,11 @@ pub fn for_each_line_as<B: Board>(
                 let e = board_error(&e, takes_size);
                 match errors {
                     LineErrors::Text => writeln!(out, "{e}")?,
+                    LineErrors::TextTimes(k) => {
+                        for _ in 0..k {
+                            writeln!(out, "{e}")?;
+                        }
+                    }
                     LineErrors::Json => {
                         let error = serde_json::json!({"line": line_no, "error": e});
                         writeln!(out, "{error}")?;
