@@ -71,7 +71,7 @@ fn refuses_repeats_and_non_utf8_lines_and_answers_the_rest() {
             "{command}"
         );
         assert_eq!(
-            lines[1], "line 2, column 1: not valid UTF-8 text",
+            lines[1], "line 2, column 1: byte 0xff is not valid UTF-8 text",
             "{command}"
         );
         assert_eq!(lines[2].len(), 81, "{command}: {}", lines[2]);

@@ -123,9 +123,13 @@ pub enum ParseError {
         expected: Size,
     },
     /// The line is not UTF-8 text; `column` is the character before which the first
-    /// invalid byte stands.
-    #[error("line {line}, column {column}: not valid UTF-8 text")]
-    NotUtf8 { line: usize, column: usize },
+    /// invalid byte stands, `byte` that byte.
+    #[error("line {line}, column {column}: byte 0x{byte:02x} is not valid UTF-8 text")]
+    NotUtf8 {
+        line: usize,
+        column: usize,
+        byte: u8,
+    },
     /// A symbol stands twice in one row, column or box: no Sudoku board can hold it,
     /// so it is refused as malformed rather than searched (such boards made the
     /// solver and the canonical form search for a long time to find nothing).
@@ -230,6 +234,7 @@ pub fn parse_board(
             .chars()
             .count()
             + 1,
+        byte: bytes[e.valid_up_to()],
     })?;
     parse_sized(text, line_no, size, out)
         .map_err(|e| other_size(text, line_no, size).unwrap_or(e))?;
@@ -536,7 +541,11 @@ mod tests {
         let mut out = [0u8; 81];
         assert_eq!(
             parse_board(&bytes, 2, Size::Nine, &mut out),
-            Err(ParseError::NotUtf8 { line: 2, column: 3 })
+            Err(ParseError::NotUtf8 {
+                line: 2,
+                column: 3,
+                byte: 0xff
+            })
         );
     }
 
