@@ -218,6 +218,31 @@ fn an_incomplete_manifest_and_an_extra_shard_are_reported() {
         ));
 }
 
+/// Regression: a shard listed with `last_id` 2^64 - 1 read "claims ids 0..=… in 300
+/// rows, expected to start at id 0" (it does start there), the id count overflowed,
+/// and the next shard was held to start past the last id. Each shard's message now
+/// says what is wrong, and the next one is held to the id its rows lead to.
+#[test]
+fn a_shard_range_that_does_not_fit_its_rows_is_named_as_such() {
+    let (_dir, out) = bank();
+    let manifest_path = out.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+    manifest["shards"][0]["last_id"] = u64::MAX.into();
+    std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+    let out = verify(&out).code(1);
+    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    assert!(
+        stderr.contains(&format!(
+            "shard bank-00000.csv.zst claims ids 0..={} for its 300 rows",
+            u64::MAX
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("expected to start"), "{stderr}");
+    assert!(!stderr.contains("bank-00001.csv.zst starts at"), "{stderr}");
+}
+
 #[test]
 fn no_manifest_is_a_fatal_error() {
     let dir = tempfile::tempdir().unwrap();

@@ -306,19 +306,31 @@ pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Optio
         if workers > 1 {
             next_id = (worker + k as u64 * workers).saturating_mul(shard_rows);
         }
-        if shard.first_id != next_id
-            || shard.last_id < shard.first_id
-            || shard.last_id - shard.first_id + 1 != shard.rows
-        {
+        let (first, last, rows) = (shard.first_id, shard.last_id, shard.rows);
+        // What is wrong, said as such (a range of u64::MAX ids overflowed here). A
+        // range that does not fit the rows is one defect: the next shard is held to
+        // the id its rows lead to.
+        let fits = last >= first && (last - first).checked_add(1) == Some(rows);
+        let wrong = if first != next_id {
+            Some(format!("starts at id {first}, expected {next_id}"))
+        } else if last < first {
+            Some(format!("ends at id {last}, before its first id {first}"))
+        } else if !fits {
+            Some(format!("claims ids {first}..={last} for its {rows} rows"))
+        } else {
+            None
+        };
+        if let Some(wrong) = wrong {
             findings.push(Finding::file(
                 here,
-                Defect::ManifestTotals(format!(
-                    "shard {} claims ids {}..={} in {} rows, expected to start at id {next_id}",
-                    shard.file, shard.first_id, shard.last_id, shard.rows
-                )),
+                Defect::ManifestTotals(format!("shard {} {wrong}", shard.file)),
             ));
         }
-        next_id = shard.last_id.saturating_add(1);
+        next_id = if fits {
+            last.saturating_add(1)
+        } else {
+            first.saturating_add(rows)
+        };
     }
     if let Some(count) = manifest.params.count {
         // A worker's share: the rows of the shards it owns.
