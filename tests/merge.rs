@@ -345,6 +345,19 @@ fn bad_inputs_are_errors_that_write_nothing() {
         &[&partial],
         "missing shards: bank-00001.csv.zst, bank-00002.csv.zst",
     );
+    // Regression: the missing shards were listed one by one, so a manifest claiming
+    // 2^64 - 1 rows in shards of one row never answered. They are counted now.
+    m.params.count = Some(u64::MAX);
+    m.params.shard_rows = 1;
+    std::fs::write(
+        partial.join("manifest.json"),
+        serde_json::to_vec(&m).unwrap(),
+    )
+    .unwrap();
+    refused(
+        &[&partial],
+        &format!("bank-00010.csv.zst … and {} more", u64::MAX - 1 - 10),
+    );
 
     // Regression: settings inherited from a hand-edited manifest were taken as they
     // were (`shard_rows: 0` wrote one-row shards); now refused unless given by flag.

@@ -199,14 +199,11 @@ pub fn open_input(dir: &Path) -> Result<Input, MergeError> {
             reason,
         })?;
     if !manifest.complete {
-        let missing = match missing_shards(&manifest) {
-            Some(names) if !names.is_empty() => {
-                let mut text = format!(
-                    "; missing shards: {}",
-                    names[..names.len().min(SHOWN_MISSING)].join(", ")
-                );
-                if names.len() > SHOWN_MISSING {
-                    text += &format!(" … and {} more", names.len() - SHOWN_MISSING);
+        let missing = match missing_shards(&manifest, SHOWN_MISSING) {
+            Some((names, total)) if total > 0 => {
+                let mut text = format!("; missing shards: {}", names.join(", "));
+                if total > names.len() as u64 {
+                    text += &format!(" … and {} more", total - names.len() as u64);
                 }
                 text
             }
@@ -246,21 +243,40 @@ fn check_digest(path: &Path, shard: &sink::ShardRecord, digest: &Digest) -> Resu
 }
 
 /// The shards a generated bank (or worker) should hold but its manifest does not
-/// list; `None` when the params do not say (not a generated bank).
-fn missing_shards(m: &Manifest) -> Option<Vec<String>> {
+/// list: the first `shown` names and how many in all; `None` when the params do not
+/// say (not a generated bank). Counted, not listed: a manifest's `count` may be
+/// anything, and walking its shards one by one could take forever.
+fn missing_shards(m: &Manifest, shown: usize) -> Option<(Vec<String>, u64)> {
     let p = &m.params;
     let count = p.count?;
     let shard_rows = p.shard_rows.max(1);
     let workers = p.workers.max(1);
     let worker = p.worker;
+    let n_shards = count.div_ceil(shard_rows);
+    // The worker's shards: worker, worker + workers, ... below n_shards.
+    let owned = if worker < n_shards {
+        (n_shards - 1 - worker) / workers + 1
+    } else {
+        0
+    };
     let listed: HashSet<&str> = m.shards.iter().map(|s| s.file.as_str()).collect();
-    Some(
-        (0..count.div_ceil(shard_rows))
-            .filter(|s| s % workers == worker)
-            .map(sink::shard_name)
-            .filter(|name| !listed.contains(name.as_str()))
-            .collect(),
-    )
+    let owned_listed = listed
+        .iter()
+        .filter_map(|name| name.strip_prefix("bank-")?.strip_suffix(".csv.zst"))
+        .filter_map(|index| index.parse::<u64>().ok())
+        .filter(|&s| {
+            s < n_shards && s % workers == worker && listed.contains(sink::shard_name(s).as_str())
+        })
+        .count() as u64;
+    let total = owned - owned_listed.min(owned);
+    // Each index looked at is listed or missing: at most |listed| + `shown` of them.
+    let names = (worker..n_shards)
+        .step_by(usize::try_from(workers).unwrap_or(usize::MAX))
+        .map(sink::shard_name)
+        .filter(|name| !listed.contains(name.as_str()))
+        .take(shown.min(usize::try_from(total).unwrap_or(usize::MAX)))
+        .collect();
+    Some((names, total))
 }
 
 /// How rows are ordered before renumbering; see the module documentation.
