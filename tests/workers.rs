@@ -86,6 +86,11 @@ fn verify_checks_a_workers_bank_against_its_own_shards() {
             .bank();
         assert_eq!(records(&w).len(), shards, "worker {k} of --count {count}");
         verify(&w).assert().code(0);
+        // Regression: `stats` warned "no histogram data" about the empty expand and
+        // write histograms of a worker that has no rows to write.
+        let out = common::factory().arg("stats").arg(&w).assert().success();
+        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        assert!(!stderr.contains("warning"), "worker {k}: {stderr}");
     }
     let w = dir.path().join("w2300-0");
     let mut m: serde_json::Value =

@@ -128,8 +128,9 @@ fn read_shard<B: Board>(path: &Path) -> (BankStats, Vec<String>) {
 }
 
 /// Latencies (and rates over time) of every stage that has a histogram file; a
-/// missing directory or file just means no such section. Unreadable files are
-/// reported on stderr and skipped.
+/// missing directory or file, or one that recorded nothing (a worker past the last
+/// shard writes no rows), just means no such section. Unreadable files are reported
+/// on stderr and skipped.
 fn read_histograms(dir: &Path) -> (Vec<StageLatency>, Vec<(String, Vec<RatePoint>)>) {
     let mut latencies = Vec::new();
     let mut rates = Vec::new();
@@ -145,6 +146,7 @@ fn read_histograms(dir: &Path) -> (Vec<StageLatency>, Vec<(String, Vec<RatePoint
                     rates.push((stage.to_string(), points));
                     continue;
                 }
+                Err(stats::HistogramError::Empty) => continue,
                 Err(e) => say!("sudoku-factory: warning: {}: {e}", hlog.display()),
             }
         }
@@ -152,6 +154,7 @@ fn read_histograms(dir: &Path) -> (Vec<StageLatency>, Vec<(String, Vec<RatePoint
         if let Ok(text) = fs::read_to_string(&hgrm) {
             match stats::read_hgrm(stage, &text, 1000.0) {
                 Ok(latency) => latencies.push(latency),
+                Err(stats::HistogramError::Empty) => {}
                 Err(e) => say!("sudoku-factory: warning: {}: {e}", hgrm.display()),
             }
         }
