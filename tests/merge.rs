@@ -336,26 +336,18 @@ fn bad_inputs_are_errors_that_write_nothing() {
         partial.join("bank-00000.csv.zst"),
     )
     .unwrap();
-    std::fs::write(
-        partial.join("manifest.json"),
-        serde_json::to_vec(&m).unwrap(),
-    )
-    .unwrap();
-    refused(
-        &[&partial],
-        "missing shards: bank-00001.csv.zst, bank-00002.csv.zst",
-    );
+    let refused_partial = |m: &sudoku_factory::bank::sink::Manifest, message: &str| {
+        let manifest = serde_json::to_vec(m).unwrap();
+        std::fs::write(partial.join("manifest.json"), manifest).unwrap();
+        refused(&[&partial], message);
+    };
+    refused_partial(&m, "missing shards: bank-00001.csv.zst, bank-00002.csv.zst");
     // Regression: the missing shards were listed one by one, so a manifest claiming
     // 2^64 - 1 rows in shards of one row never answered. They are counted now.
     m.params.count = Some(u64::MAX);
     m.params.shard_rows = 1;
-    std::fs::write(
-        partial.join("manifest.json"),
-        serde_json::to_vec(&m).unwrap(),
-    )
-    .unwrap();
-    refused(
-        &[&partial],
+    refused_partial(
+        &m,
         &format!("bank-00010.csv.zst … and {} more", u64::MAX - 1 - 10),
     );
 
