@@ -328,6 +328,20 @@ fn a_missing_damaged_or_foreign_seed_file_stops_stage_2_naming_it() {
         cmd.assert().code(2)
     };
 
+    // Regression: stage 1 of another split (2 workers) into the same directory ran
+    // to the end, and only stage 2 refused the mix. Now it is refused before any
+    // work, with or without --force, and nothing is written.
+    let mut other_split = stage1(&run, &seeds, 2, 0, false);
+    other_split.arg("--force");
+    assert_cmd::Command::from_std(other_split)
+        .assert()
+        .code(2)
+        .stderr(
+            predicate::str::contains("seed files of a stage-1 split into 3 workers")
+                .and(predicate::str::contains("seeds-")),
+        );
+    assert!(!seeds.join("seeds-0-of-2.json").exists());
+
     // Another run's options (here --seed): refused, naming the first file checked.
     let mut other = run;
     other[3] = "10";

@@ -43,6 +43,12 @@ pub enum SinkError {
     Occupied(PathBuf, String),
     #[error("{0} exists and is not a directory; a bank is a directory")]
     NotADirectory(PathBuf),
+    #[error("{dir} holds {file}, seed files of a stage-1 split into {workers} workers; stage 2 reads one split: give this one another --out, or remove those files")]
+    OtherSplit {
+        dir: PathBuf,
+        file: String,
+        workers: u64,
+    },
     #[error("{0} does not match its size or checksum in the manifest; the bank cannot be resumed (check it with `sudoku-factory verify`)")]
     Corrupt(PathBuf),
     #[error("{action} {path}")]
@@ -897,6 +903,20 @@ impl SeedFileWriter {
     ) -> Result<SeedFileWriter, SinkError> {
         fs::create_dir_all(dir).map_err(io_err("creating", dir))?;
         let (k, n) = (manifest.params.worker, manifest.params.workers);
+        // Stage 2 refuses a directory of two splits: say so now, before the work.
+        for entry in fs::read_dir(dir).map_err(io_err("reading", dir))? {
+            let name = entry.map_err(io_err("reading", dir))?.file_name();
+            let name = name.to_string_lossy();
+            if let Some((_, workers)) = seeds::parse_manifest_name(&name) {
+                if workers != n {
+                    return Err(SinkError::OtherSplit {
+                        dir: dir.to_path_buf(),
+                        file: name.into_owned(),
+                        workers,
+                    });
+                }
+            }
+        }
         let mine = [
             seeds::manifest_path(dir, k, n),
             seeds::data_path(dir, k, n),
