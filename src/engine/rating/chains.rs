@@ -38,8 +38,13 @@
 //! closure and every static search of the step.
 //!
 //! No allocation per step: one [`Prop`] per start node and polarity (≈3 KiB each,
-//! 4.4 MiB in all) and one for the levels that read each at once, the closure (≈140 KiB) and the strong links (≈14 KiB) live in
-//! [`Chains`], allocated with the rater.
+//! 4.4 MiB in all) and one for the levels that read each at once, the closure
+//! (≈140 KiB) and the strong links (≈14 KiB) live in [`Chains`], allocated with the
+//! rater.
+//!
+//! Level 1 searches only what can still change its conclusions: a candidate's chains
+//! no deeper than the best so far allows, mixed cycles only from
+//! [`Chains::mixed_cycle_starts`] (a unit test compares it with the full search).
 
 use super::tables::{digit_count, Bits, Bits64, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
 use super::{Board, Found, Technique};
