@@ -262,11 +262,8 @@ fn missing_shards(m: &Manifest, shown: usize) -> Option<(Vec<String>, u64)> {
     let listed: HashSet<&str> = m.shards.iter().map(|s| s.file.as_str()).collect();
     let owned_listed = listed
         .iter()
-        .filter_map(|name| name.strip_prefix("bank-")?.strip_suffix(".csv.zst"))
-        .filter_map(|index| index.parse::<u64>().ok())
-        .filter(|&s| {
-            s < n_shards && s % workers == worker && listed.contains(sink::shard_name(s).as_str())
-        })
+        .filter_map(|name| sink::shard_index(name))
+        .filter(|&s| s < n_shards && s % workers == worker)
         .count() as u64;
     let total = owned - owned_listed.min(owned);
     // Each index looked at is listed or missing: at most |listed| + `shown` of them.

@@ -370,6 +370,14 @@ pub fn shard_name(index: u64) -> String {
     format!("bank-{index:05}.csv.zst")
 }
 
+/// The index of the shard named `name`, the inverse of [`shard_name`] (`None` for
+/// any other name, `bank-1.csv.zst` included).
+pub fn shard_index(name: &str) -> Option<u64> {
+    let index = name.strip_prefix("bank-")?.strip_suffix(".csv.zst")?;
+    let index: u64 = index.parse().ok()?;
+    (shard_name(index) == name).then_some(index)
+}
+
 fn is_bank_file(name: &str) -> bool {
     name == MANIFEST
         || name == HISTOGRAMS
@@ -1033,6 +1041,21 @@ impl SeedFileWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shard_index_inverts_shard_name_and_refuses_other_names() {
+        for index in [0, 7, 99_999, 123_456, u64::MAX] {
+            assert_eq!(shard_index(&shard_name(index)), Some(index));
+        }
+        for name in [
+            "bank-1.csv.zst",
+            "bank-00001.csv",
+            "bank-0000x.csv.zst",
+            "manifest.json",
+        ] {
+            assert_eq!(shard_index(name), None, "{name}");
+        }
+    }
 
     #[test]
     fn params_read_old_manifests_with_their_defaults() {
