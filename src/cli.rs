@@ -502,7 +502,8 @@ pub struct RenderArgs {
     #[arg(long)]
     pub bleed: bool,
     /// Puzzles per page: 1, 2, 4 or 6 (default: 4 on 8.5x11 and a4, 2 on 6x9, 1 with
-    /// --large-print).
+    /// --large-print; fewer where big grids' digits would fall below 6 pt, 14 pt in
+    /// large print, and a count that would is refused).
     #[arg(long, value_parser = parse_per_page)]
     pub per_page: Option<usize>,
     /// Large print: bigger digits, captions and lines; 1 or 2 puzzles a page.

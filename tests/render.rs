@@ -352,6 +352,46 @@ fn every_size_renders_images_and_a_book() {
     }
 }
 
+/// Big grids on a small trim: a layout whose digits would be too small to read is
+/// refused before anything is written, naming what fits; the default count a page
+/// steps down to one that fits (regression: 25×25 grids six a page on 6x9 were set
+/// at 3.4 pt, and the default two a page at 5.6 pt).
+#[test]
+fn a_book_too_small_to_read_is_refused_and_the_default_fits() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank"))
+        .size(25)
+        .count(2)
+        .seed(3)
+        .bank();
+    let pdf = dir.path().join("book.pdf");
+    for (args, needle) in [
+        (
+            &["--per-page", "6"][..],
+            "--trim 6x9 --per-page 6 sets 25x25 digits at 3.4 pt, below the 6 pt a printed grid needs: pass --per-page 1 (8.8 pt)",
+        ),
+        (
+            &["--large-print"][..],
+            "--trim 6x9 --per-page 1 --large-print sets 25x25 digits at 10.0 pt, below the 14 pt where large print starts: pass --trim 8.5x11 (14.9 pt)",
+        ),
+    ] {
+        let run = render(&bank, args)
+            .args(["--trim", "6x9", "--pdf"])
+            .arg(&pdf)
+            .assert()
+            .code(2);
+        let stderr = stderr_of(&run);
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert!(!pdf.exists(), "{args:?}");
+    }
+    // The default on 6x9: one puzzle a page, two solutions a page (not six).
+    render(&bank, &["--trim", "6x9", "--pdf"])
+        .arg(&pdf)
+        .assert()
+        .success();
+    assert_eq!(info(&pdf, "Pages"), "3");
+}
+
 #[test]
 fn a_puzzle_file_or_stdin_is_solved_and_bad_lines_are_named() {
     let dir = tempfile::tempdir().unwrap();

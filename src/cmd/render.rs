@@ -52,7 +52,7 @@ enum Source {
 
 pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
-    let book_config = BookConfig {
+    let mut book_config = BookConfig {
         trim: args.trim,
         bleed: args.bleed,
         per_page: args
@@ -119,9 +119,30 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
     }
 
     let (source, size) = open_source(args)?;
+    let fonts = Fonts::new();
+    if args.pdf.is_some() {
+        if args.per_page.is_none() {
+            // The default: the trim's count, or fewer where its digits would be too
+            // small (big grids on a small trim).
+            book_config.per_page = layout::PER_PAGE
+                .into_iter()
+                .rev()
+                .filter(|&n| n <= book_config.per_page)
+                .find(|&per_page| {
+                    BookConfig {
+                        per_page,
+                        ..book_config
+                    }
+                    .check_legible(size, &fonts)
+                    .is_ok()
+                })
+                .unwrap_or(1);
+        }
+        // A book that cannot be printed legibly is refused before any puzzle is read.
+        book_config.check_legible(size, &fonts)?;
+    }
     let puzzles = with_board!(size, B => select::<B>(args, source)?);
 
-    let fonts = Fonts::new();
     let book = match &args.pdf {
         Some(_) => Some(layout::book(&puzzles, &book_config, &fonts)?),
         None => None,

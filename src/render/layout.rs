@@ -91,6 +91,15 @@ impl Trim {
         }
     }
 
+    /// The name `--trim` takes for it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Trim::SixByNine => "6x9",
+            Trim::EightHalfByEleven => "8.5x11",
+            Trim::A4 => "a4",
+        }
+    }
+
     /// Width and height in points.
     pub fn size(self) -> (f32, f32) {
         match self {
@@ -126,10 +135,13 @@ pub struct BookConfig {
     pub large_print: bool,
 }
 
+/// The puzzle counts a page takes.
+pub const PER_PAGE: [usize; 4] = [1, 2, 4, 6];
+
 impl BookConfig {
     /// Checks the options that do not depend on the puzzles.
     pub fn check(&self) -> Result<(), LayoutError> {
-        if ![1, 2, 4, 6].contains(&self.per_page) {
+        if !PER_PAGE.contains(&self.per_page) {
             return Err(LayoutError::PerPage(self.per_page));
         }
         if self.large_print && self.per_page > 2 {
@@ -137,6 +149,94 @@ impl BookConfig {
         }
         Ok(())
     }
+
+    /// Checks that `size` grids are legible laid out this way: their digits at least
+    /// [`min_digit`] with the narrowest gutter (a long book's wider one is checked
+    /// again by [`book`]), so that a book that cannot be printed is refused before
+    /// any puzzle is read.
+    pub fn check_legible(&self, size: Size, fonts: &Fonts) -> Result<(), LayoutError> {
+        self.legible(size, fonts, gutter_inches(0))
+    }
+
+    fn legible(&self, size: Size, fonts: &Fonts, gutter: f32) -> Result<(), LayoutError> {
+        let digit = digit_size(self, fonts, gutter, size, self.per_page, false);
+        let min = min_digit(self.large_print, false);
+        if digit >= min {
+            return Ok(());
+        }
+        // The remedy: fewer puzzles a page, else a larger trim (and fewer).
+        let remedy = [self.trim, Trim::EightHalfByEleven, Trim::A4]
+            .into_iter()
+            .filter(|t| *t == self.trim || t.size().0 > self.trim.size().0)
+            .flat_map(|trim| {
+                PER_PAGE
+                    .into_iter()
+                    .rev()
+                    .filter(|&n| n <= self.per_page)
+                    .map(move |per_page| BookConfig {
+                        trim,
+                        per_page,
+                        ..*self
+                    })
+            })
+            .filter(|c| c != self)
+            .map(|c| (c, digit_size(&c, fonts, gutter, size, c.per_page, false)))
+            .find(|&(_, digit)| digit >= min);
+        let remedy = match remedy {
+            Some((c, digit)) => {
+                let mut pass = Vec::new();
+                if c.trim != self.trim {
+                    pass.push(format!("--trim {}", c.trim.name()));
+                }
+                if c.per_page != self.per_page {
+                    pass.push(format!("--per-page {}", c.per_page));
+                }
+                format!("pass {} ({digit:.1} pt)", pass.join(" "))
+            }
+            None if self.large_print => "leave out --large-print".to_string(),
+            None => format!("no trim prints {size} grids larger"),
+        };
+        Err(LayoutError::Illegible(format!(
+            "--trim {} --per-page {}{} sets {size} digits at {digit:.1} pt, below the {min} pt {}: {remedy}",
+            self.trim.name(),
+            self.per_page,
+            if self.large_print { " --large-print" } else { "" },
+            if self.large_print {
+                "where large print starts"
+            } else {
+                "a printed grid needs"
+            },
+        )))
+    }
+}
+
+/// The smallest digit, in points, a book sets: in a puzzle's grid 6 pt (the usual
+/// floor of legible print), 14 pt in large print (where large print usually
+/// starts); in the solutions, an answer key looked up rather than solved on, 5 pt
+/// and 9 pt.
+pub fn min_digit(large_print: bool, solutions: bool) -> f32 {
+    match (large_print, solutions) {
+        (false, false) => 6.0,
+        (false, true) => 5.0,
+        (true, false) => 14.0,
+        (true, true) => 9.0,
+    }
+}
+
+/// The digit size, in points, of `size` grids laid out `slots_n` a page (every page
+/// has a running head of the same height, so page 1 stands for all).
+fn digit_size(
+    config: &BookConfig,
+    fonts: &Fonts,
+    gutter: f32,
+    size: Size,
+    slots_n: usize,
+    solutions: bool,
+) -> f32 {
+    let style = Style::new(config.large_print);
+    let mut page = PageBuilder::new(config, fonts, &style, gutter, 0);
+    page.head("Solutions");
+    page.slot_geometry(slots_n, solutions).side / size.side() as f32 * style.digit
 }
 
 /// Why a book cannot be laid out as asked.
@@ -148,6 +248,10 @@ pub enum LayoutError {
     LargePrint(usize),
     #[error("no puzzle to lay out")]
     Empty,
+    /// The digits would be too small to read (the message says how small and what
+    /// would fit).
+    #[error("{0}")]
+    Illegible(String),
 }
 
 /// Sizes of the marks: normal or large print.
@@ -233,14 +337,14 @@ pub fn book(puzzles: &[Puzzle], config: &BookConfig, fonts: &Fonts) -> Result<Bo
     // (a wider gutter pushing a grid to the next page) stays right.
     let mut gutter = gutter_inches(0);
     for _ in 0..4 {
-        let laid = book_with_gutter(puzzles, config, fonts, gutter);
+        let laid = book_with_gutter(puzzles, config, fonts, gutter)?;
         let fitting = gutter_inches(laid.pages.len());
         if fitting == gutter {
             return Ok(laid);
         }
         gutter = fitting;
     }
-    Ok(book_with_gutter(puzzles, config, fonts, gutter))
+    book_with_gutter(puzzles, config, fonts, gutter)
 }
 
 /// Columns and rows of `n` slots a page.
@@ -255,16 +359,29 @@ fn slots(n: usize) -> (usize, usize) {
     }
 }
 
-/// Solutions a page: 12 small grids, or 6 for large print and big boards.
-fn solutions_per_page(size: Size, large_print: bool) -> usize {
-    if large_print || matches!(size, Size::Sixteen | Size::TwentyFive) {
+/// Solutions a page: 12 small grids, or 6 for large print and big boards; fewer
+/// when that would set their digits below [`min_digit`].
+fn solutions_per_page(config: &BookConfig, fonts: &Fonts, gutter: f32, size: Size) -> usize {
+    let most = if config.large_print || matches!(size, Size::Sixteen | Size::TwentyFive) {
         6
     } else {
         12
-    }
+    };
+    let min = min_digit(config.large_print, true);
+    [12, 6, 4, 2]
+        .into_iter()
+        .filter(|&n| n <= most)
+        .find(|&n| digit_size(config, fonts, gutter, size, n, true) >= min)
+        .unwrap_or(1)
 }
 
-fn book_with_gutter(puzzles: &[Puzzle], config: &BookConfig, fonts: &Fonts, gutter: f32) -> Book {
+fn book_with_gutter(
+    puzzles: &[Puzzle],
+    config: &BookConfig,
+    fonts: &Fonts,
+    gutter: f32,
+) -> Result<Book, LayoutError> {
+    config.legible(puzzles[0].size, fonts, gutter)?;
     let style = Style::new(config.large_print);
     let mut pages: Vec<Page> = Vec::new();
     let mut sections = Vec::new();
@@ -290,7 +407,7 @@ fn book_with_gutter(puzzles: &[Puzzle], config: &BookConfig, fonts: &Fonts, gutt
     }
     let first_solution_page = pages.len() + 1;
     sections.push(("Solutions".to_string(), pages.len()));
-    let per_page = solutions_per_page(puzzles[0].size, config.large_print);
+    let per_page = solutions_per_page(config, fonts, gutter, puzzles[0].size);
     for chunk in puzzles.chunks(per_page) {
         let index = pages.len();
         let mut page = PageBuilder::new(config, fonts, &style, gutter, index);
@@ -298,12 +415,12 @@ fn book_with_gutter(puzzles: &[Puzzle], config: &BookConfig, fonts: &Fonts, gutt
         page.grids(chunk, per_page, true);
         pages.push(page.finish());
     }
-    Book {
+    Ok(Book {
         pages,
         gutter,
         first_solution_page,
         sections,
-    }
+    })
 }
 
 /// "medium" → "Medium".
@@ -313,6 +430,18 @@ fn title_case(name: &str) -> String {
         Some(c) => c.to_uppercase().chain(chars).collect(),
         None => String::new(),
     }
+}
+
+/// The slots of a page: `cols` a row, `gap` apart, each a caption band of
+/// `caption_h` (text `caption` pt) over a grid of `side`.
+struct SlotGeometry {
+    cols: usize,
+    gap: f32,
+    slot_w: f32,
+    slot_h: f32,
+    caption: f32,
+    caption_h: f32,
+    side: f32,
 }
 
 /// One book page under construction, in trim coordinates (shifted into the media box
@@ -391,8 +520,8 @@ impl<'a> PageBuilder<'a> {
         self.body_top = rule_y + half + GAP;
     }
 
-    /// `puzzles` in a grid of `slots_n` slots; solutions show every cell, givens in bold.
-    fn grids(&mut self, puzzles: &[Puzzle], slots_n: usize, solutions: bool) {
+    /// Where `slots_n` grids go in the body of the page.
+    fn slot_geometry(&self, slots_n: usize, solutions: bool) -> SlotGeometry {
         let (cols, rows) = slots(slots_n);
         let [left, _, right, _] = self.live;
         let (top, bottom) = (self.body_top, self.body_bottom);
@@ -408,6 +537,29 @@ impl<'a> PageBuilder<'a> {
         let t = self.style.thick;
         // The grid's ink is its square plus half the border on every side.
         let side = (slot_w - t).min(slot_h - caption_h - t).max(1.0);
+        SlotGeometry {
+            cols,
+            gap,
+            slot_w,
+            slot_h,
+            caption,
+            caption_h,
+            side,
+        }
+    }
+
+    /// `puzzles` in a grid of `slots_n` slots; solutions show every cell, givens in bold.
+    fn grids(&mut self, puzzles: &[Puzzle], slots_n: usize, solutions: bool) {
+        let SlotGeometry {
+            cols,
+            gap,
+            slot_w,
+            slot_h,
+            caption,
+            caption_h,
+            side,
+        } = self.slot_geometry(slots_n, solutions);
+        let [left, top, t] = [self.live[0], self.body_top, self.style.thick];
         for (k, p) in puzzles.iter().enumerate() {
             let (col, row) = (k % cols, k / cols);
             let sx = left + col as f32 * (slot_w + gap);
@@ -723,7 +875,12 @@ mod tests {
                             large_print,
                         };
                         let ps = puzzles(size, 13);
-                        let book = book(&ps, &config, &fonts).unwrap();
+                        let book = match book(&ps, &config, &fonts) {
+                            Ok(book) => book,
+                            // Refusals: `every_digit_is_legible_or_the_book_refused`.
+                            Err(LayoutError::Illegible(_)) => continue,
+                            Err(e) => panic!("{e}"),
+                        };
                         let (w, h) = trim.size();
                         assert_eq!(book.gutter, gutter_inches(book.pages.len()));
                         for (i, page) in book.pages.iter().enumerate() {
@@ -751,6 +908,103 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The digits' sizes on each page of `book`: puzzle pages, then solution pages
+    /// (a digit is a one-symbol text that is not the folio, always the last item).
+    fn digit_sizes(book: &Book) -> [f32; 2] {
+        let mut min = [f32::MAX; 2];
+        for (i, page) in book.pages.iter().enumerate() {
+            let solutions = i + 1 >= book.first_solution_page;
+            for item in &page.items[..page.items.len() - 1] {
+                if let Item::Text { size, text, .. } = item {
+                    if text.chars().count() == 1 {
+                        min[solutions as usize] = min[solutions as usize].min(*size);
+                    }
+                }
+            }
+        }
+        min
+    }
+
+    #[test]
+    fn every_digit_is_legible_or_the_book_refused() {
+        let fonts = Fonts::new();
+        let mut refused = Vec::new();
+        for trim in [Trim::SixByNine, Trim::EightHalfByEleven, Trim::A4] {
+            for size in Size::ALL {
+                for (per_page, large_print) in [
+                    (1, false),
+                    (2, false),
+                    (4, false),
+                    (6, false),
+                    (1, true),
+                    (2, true),
+                ] {
+                    let config = BookConfig {
+                        trim,
+                        bleed: false,
+                        per_page,
+                        large_print,
+                    };
+                    let early = config.check_legible(size, &fonts);
+                    match book(&puzzles(size, 13), &config, &fonts) {
+                        Ok(book) => {
+                            assert_eq!(early, Ok(()));
+                            let [puzzle, solution] = digit_sizes(&book);
+                            let name = format!("{trim:?} {size} {per_page} {large_print}");
+                            assert!(puzzle >= min_digit(large_print, false), "{name}: {puzzle}");
+                            assert!(
+                                solution >= min_digit(large_print, true),
+                                "{name}: {solution}"
+                            );
+                        }
+                        Err(LayoutError::Illegible(why)) => {
+                            assert_eq!(early, Err(LayoutError::Illegible(why.clone())));
+                            // The remedy it names lays out.
+                            let fix = why.rsplit(": pass ").next().unwrap();
+                            let mut fixed = config;
+                            let words: Vec<&str> = fix.split_whitespace().collect();
+                            for pair in words.chunks(2) {
+                                match pair {
+                                    ["--per-page", n] => fixed.per_page = n.parse().unwrap(),
+                                    ["--trim", t] => fixed.trim = Trim::parse(t).unwrap(),
+                                    _ => {}
+                                }
+                            }
+                            assert_ne!(fixed, config, "{why}");
+                            assert!(book(&puzzles(size, 13), &fixed, &fonts).is_ok(), "{why}");
+                            refused.push(format!(
+                                "{} {size} {per_page}{}",
+                                trim.name(),
+                                if large_print { " large" } else { "" }
+                            ));
+                        }
+                        Err(e) => panic!("{e}"),
+                    }
+                }
+            }
+        }
+        // Only big grids on the smaller pages, or many a page, are refused; every
+        // 4×4 and 9×9 layout prints.
+        assert_eq!(
+            refused,
+            [
+                "6x9 16x16 6",
+                "6x9 16x16 2 large",
+                "6x9 25x25 2",
+                "6x9 25x25 4",
+                "6x9 25x25 6",
+                "6x9 25x25 1 large",
+                "6x9 25x25 2 large",
+                "8.5x11 16x16 2 large",
+                "8.5x11 25x25 6",
+                "8.5x11 25x25 2 large",
+                "a4 16x16 2 large",
+                "a4 25x25 6",
+                "a4 25x25 2 large",
+            ]
+        );
     }
 
     #[test]
