@@ -61,6 +61,9 @@ pub trait Board: Send + Sync + 'static {
     /// The technique rating (SE scale), `None` where the size has no rater (all but
     /// 9×9) or the puzzle is not uniquely solvable.
     fn rate(puzzle: &Self::Cells) -> Option<Rating>;
+    /// [`Board::rate`] for a puzzle known to be uniquely solvable with `solution`
+    /// (the pipeline's seeds): skips the uniqueness check.
+    fn rate_solved(puzzle: &Self::Cells, solution: &Self::Cells) -> Option<Rating>;
     /// Solves `cells`, telling apart no, one and several solutions.
     fn solve(cells: &Self::Cells) -> Verdict<Self::Cells>;
     /// True when no row, column or box repeats a value and every value is in range
@@ -168,6 +171,11 @@ impl<S: Shape> Board for Nxn<S> {
     #[inline]
     fn rate(puzzle: &Self::Cells) -> Option<Rating> {
         S::rate(puzzle)
+    }
+
+    #[inline]
+    fn rate_solved(puzzle: &Self::Cells, solution: &Self::Cells) -> Option<Rating> {
+        S::rate_solved(puzzle, solution)
     }
 
     fn is_consistent(cells: &Self::Cells) -> bool {

@@ -569,7 +569,10 @@ pub fn run<B: Board>(
                 .map(|(seed, &needed)| {
                     // Seeds made for rating bands come rated.
                     (needed && plan.rate)
-                        .then(|| seed.rating.or_else(|| B::rate(&seed.puzzle)))
+                        .then(|| {
+                            seed.rating
+                                .or_else(|| B::rate_solved(&seed.puzzle, &seed.solution))
+                        })
                         .flatten()
                 })
                 .collect();

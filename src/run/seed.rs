@@ -181,9 +181,10 @@ fn make_rated_seed<B: Board>(
     let (lo, hi) = (spec.lo, spec.hi);
     let (mut fill_time, mut carve_time, mut rate_time) =
         (Duration::ZERO, Duration::ZERO, Duration::ZERO);
-    let rate = |cells: &B::Cells, took: &mut Duration| {
+    // Every puzzle rated here is carved from `solution` and unique.
+    let rate = |cells: &B::Cells, solution: &B::Cells, took: &mut Duration| {
         let t = Instant::now();
-        let r = B::rate(cells);
+        let r = B::rate_solved(cells, solution);
         *took += t.elapsed();
         r
     };
@@ -199,7 +200,7 @@ fn make_rated_seed<B: Board>(
         let mut landed = None;
         let mut orders = 1;
         if lo >= RATE_MINIMAL_FROM {
-            match rate(&minimal.puzzle, &mut rate_time) {
+            match rate(&minimal.puzzle, &solution, &mut rate_time) {
                 Some(r) if in_band(&r) => landed = Some((minimal.puzzle, r)),
                 Some(r) if u16::from(r.rating) > hi => orders = ORDERS_PER_PUZZLE,
                 _ => continue,
@@ -231,7 +232,7 @@ fn make_rated_seed<B: Board>(
             while left < right {
                 let mid = (left + right) / 2;
                 let p = groups.put_back::<B>(&minimal.puzzle, &solution, mid);
-                match rate(&p, &mut rate_time) {
+                match rate(&p, &solution, &mut rate_time) {
                     Some(r) if u16::from(r.rating) > ceiling => left = mid + 1,
                     Some(r) => {
                         right = mid;

@@ -123,6 +123,15 @@ pub trait Shape: Copy + Clone + Debug + Default + Send + Sync + 'static {
     fn rate(_puzzle: &Self::Cells) -> Option<crate::engine::rating::Rating> {
         None
     }
+
+    /// [`BoxShape::rate`] for a puzzle known to be uniquely solvable with `solution`.
+    #[inline]
+    fn rate_solved(
+        _puzzle: &Self::Cells,
+        _solution: &Self::Cells,
+    ) -> Option<crate::engine::rating::Rating> {
+        None
+    }
 }
 
 macro_rules! shape {
@@ -177,6 +186,14 @@ shape!(
         #[inline]
         fn rate(puzzle: &Self::Cells) -> Option<crate::engine::rating::Rating> {
             crate::engine::rating::rate(puzzle)
+        }
+
+        #[inline]
+        fn rate_solved(
+            puzzle: &Self::Cells,
+            solution: &Self::Cells,
+        ) -> Option<crate::engine::rating::Rating> {
+            Some(crate::engine::rating::rate_solved(puzzle, solution))
         }
     }
 );
