@@ -177,22 +177,21 @@ impl Rating {
     }
 }
 
+thread_local! {
+    /// This thread's reusable [`Rater`], for [`rate`] and [`rate_solved`].
+    static RATER: std::cell::RefCell<Rater> = std::cell::RefCell::new(Rater::new());
+}
+
 /// Rates `cells` on this thread's reusable [`Rater`] (no allocation per puzzle after
 /// the first): the convenience the pipeline and `verify` use. `None` when the puzzle
 /// is not uniquely solvable.
 pub fn rate(cells: &Cells) -> Option<Rating> {
-    thread_local! {
-        static RATER: std::cell::RefCell<Rater> = std::cell::RefCell::new(Rater::new());
-    }
     RATER.with(|r| r.borrow_mut().rate(cells).ok())
 }
 
 /// [`rate`] for a puzzle known to be uniquely solvable with `solution` (a seed the
-/// pipeline made): skips the uniqueness check, a twentieth of the rating's cost.
+/// pipeline made): skips the uniqueness check, a few per cent of the rating's cost.
 pub fn rate_solved(cells: &Cells, solution: &Cells) -> Rating {
-    thread_local! {
-        static RATER: std::cell::RefCell<Rater> = std::cell::RefCell::new(Rater::new());
-    }
     debug_assert!(matches!(solve(cells), Verdict::Unique(s) if s == *solution));
     RATER.with(|r| r.borrow_mut().run_solved(cells, solution, None))
 }
