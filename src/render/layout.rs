@@ -550,22 +550,15 @@ impl<'a> PageBuilder<'a> {
 
     /// `puzzles` in a grid of `slots_n` slots; solutions show every cell, givens in bold.
     fn grids(&mut self, puzzles: &[Puzzle], slots_n: usize, solutions: bool) {
-        let SlotGeometry {
-            cols,
-            gap,
-            slot_w,
-            slot_h,
-            caption,
-            caption_h,
-            side,
-        } = self.slot_geometry(slots_n, solutions);
+        let g = self.slot_geometry(slots_n, solutions);
+        let (side, caption) = (g.side, g.caption);
         let [left, top, t] = [self.live[0], self.body_top, self.style.thick];
         for (k, p) in puzzles.iter().enumerate() {
-            let (col, row) = (k % cols, k / cols);
-            let sx = left + col as f32 * (slot_w + gap);
-            let sy = top + row as f32 * (slot_h + gap);
-            let gx = sx + (slot_w - side) / 2.0;
-            let gy = sy + caption_h + t / 2.0;
+            let (col, row) = (k % g.cols, k / g.cols);
+            let sx = left + col as f32 * (g.slot_w + g.gap);
+            let sy = top + row as f32 * (g.slot_h + g.gap);
+            let gx = sx + (g.slot_w - side) / 2.0;
+            let gy = sy + g.caption_h + t / 2.0;
             self.caption(
                 p,
                 gx,
@@ -854,55 +847,66 @@ mod tests {
         }
     }
 
-    #[test]
-    fn all_ink_stays_inside_trim_minus_margins() {
-        let fonts = Fonts::new();
-        for trim in [Trim::SixByNine, Trim::EightHalfByEleven, Trim::A4] {
-            for size in Size::ALL {
-                for (per_page, large_print) in [
+    /// Every layout `render` takes, without bleed: each trim, size, count a page and
+    /// print.
+    fn every_layout() -> impl Iterator<Item = (BookConfig, Size)> {
+        [Trim::SixByNine, Trim::EightHalfByEleven, Trim::A4]
+            .into_iter()
+            .flat_map(|trim| Size::ALL.into_iter().map(move |size| (trim, size)))
+            .flat_map(|(trim, size)| {
+                [
                     (1, false),
                     (2, false),
                     (4, false),
                     (6, false),
                     (1, true),
                     (2, true),
-                ] {
-                    for bleed in [false, true] {
-                        let config = BookConfig {
-                            trim,
-                            bleed,
-                            per_page,
-                            large_print,
-                        };
-                        let ps = puzzles(size, 13);
-                        let book = match book(&ps, &config, &fonts) {
-                            Ok(book) => book,
-                            // Refusals: `every_digit_is_legible_or_the_book_refused`.
-                            Err(LayoutError::Illegible(_)) => continue,
-                            Err(e) => panic!("{e}"),
-                        };
-                        let (w, h) = trim.size();
-                        assert_eq!(book.gutter, gutter_inches(book.pages.len()));
-                        for (i, page) in book.pages.iter().enumerate() {
-                            let [tx, ty, tw, th] = page.trim;
-                            assert_eq!((tw, th), (w, h));
-                            let [l, t, r, b] = live_area(trim, book.gutter, i);
-                            assert!(l >= 0.375 * PT && w - r >= 0.375 * PT, "margins");
-                            for item in &page.items {
-                                let [x0, y0, x1, y1] = ink_bounds(item, &fonts);
-                                let eps = 1e-3;
-                                assert!(
-                                    x0 - tx >= l - eps
-                                        && y0 - ty >= t - eps
-                                        && x1 - tx <= r + eps
-                                        && y1 - ty <= b + eps,
-                                    "{trim:?} {size} per page {per_page} large {large_print} bleed {bleed} page {}: {item:?} outside [{l} {t} {r} {b}]",
-                                    i + 1
-                                );
-                                if let Item::Line { width, .. } = item {
-                                    assert!(*width >= 0.75, "{width}");
-                                }
-                            }
+                ]
+                .into_iter()
+                .map(move |(per_page, large_print)| {
+                    let config = BookConfig {
+                        trim,
+                        bleed: false,
+                        per_page,
+                        large_print,
+                    };
+                    (config, size)
+                })
+            })
+    }
+
+    #[test]
+    fn all_ink_stays_inside_trim_minus_margins() {
+        let fonts = Fonts::new();
+        for (config, size) in every_layout() {
+            for bleed in [false, true] {
+                let config = BookConfig { bleed, ..config };
+                let book = match book(&puzzles(size, 13), &config, &fonts) {
+                    Ok(book) => book,
+                    // Refusals: `every_digit_is_legible_or_the_book_refused`.
+                    Err(LayoutError::Illegible(_)) => continue,
+                    Err(e) => panic!("{e}"),
+                };
+                let (w, h) = config.trim.size();
+                assert_eq!(book.gutter, gutter_inches(book.pages.len()));
+                for (i, page) in book.pages.iter().enumerate() {
+                    let [tx, ty, tw, th] = page.trim;
+                    assert_eq!((tw, th), (w, h));
+                    let [l, t, r, b] = live_area(config.trim, book.gutter, i);
+                    assert!(l >= 0.375 * PT && w - r >= 0.375 * PT, "margins");
+                    for item in &page.items {
+                        let [x0, y0, x1, y1] = ink_bounds(item, &fonts);
+                        let eps = 1e-3;
+                        assert!(
+                            x0 - tx >= l - eps
+                                && y0 - ty >= t - eps
+                                && x1 - tx <= r + eps
+                                && y1 - ty <= b + eps,
+                            "{config:?} {size} page {}: {item:?} outside [{l} {t} {r} {b}]",
+                            i + 1
+                        );
+                        if let Item::Line { width, .. } = item {
+                            assert!(*width >= 0.75, "{width}");
                         }
                     }
                 }
@@ -931,58 +935,42 @@ mod tests {
     fn every_digit_is_legible_or_the_book_refused() {
         let fonts = Fonts::new();
         let mut refused = Vec::new();
-        for trim in [Trim::SixByNine, Trim::EightHalfByEleven, Trim::A4] {
-            for size in Size::ALL {
-                for (per_page, large_print) in [
-                    (1, false),
-                    (2, false),
-                    (4, false),
-                    (6, false),
-                    (1, true),
-                    (2, true),
-                ] {
-                    let config = BookConfig {
-                        trim,
-                        bleed: false,
-                        per_page,
-                        large_print,
-                    };
-                    let early = config.check_legible(size, &fonts);
-                    match book(&puzzles(size, 13), &config, &fonts) {
-                        Ok(book) => {
-                            assert_eq!(early, Ok(()));
-                            let [puzzle, solution] = digit_sizes(&book);
-                            let name = format!("{trim:?} {size} {per_page} {large_print}");
-                            assert!(puzzle >= min_digit(large_print, false), "{name}: {puzzle}");
-                            assert!(
-                                solution >= min_digit(large_print, true),
-                                "{name}: {solution}"
-                            );
-                        }
-                        Err(LayoutError::Illegible(why)) => {
-                            assert_eq!(early, Err(LayoutError::Illegible(why.clone())));
-                            // The remedy it names lays out.
-                            let fix = why.rsplit(": pass ").next().unwrap();
-                            let mut fixed = config;
-                            let words: Vec<&str> = fix.split_whitespace().collect();
-                            for pair in words.chunks(2) {
-                                match pair {
-                                    ["--per-page", n] => fixed.per_page = n.parse().unwrap(),
-                                    ["--trim", t] => fixed.trim = Trim::parse(t).unwrap(),
-                                    _ => {}
-                                }
-                            }
-                            assert_ne!(fixed, config, "{why}");
-                            assert!(book(&puzzles(size, 13), &fixed, &fonts).is_ok(), "{why}");
-                            refused.push(format!(
-                                "{} {size} {per_page}{}",
-                                trim.name(),
-                                if large_print { " large" } else { "" }
-                            ));
-                        }
-                        Err(e) => panic!("{e}"),
-                    }
+        for (config, size) in every_layout() {
+            let early = config.check_legible(size, &fonts);
+            let large_print = config.large_print;
+            match book(&puzzles(size, 13), &config, &fonts) {
+                Ok(book) => {
+                    assert_eq!(early, Ok(()));
+                    let [puzzle, solution] = digit_sizes(&book);
+                    assert!(puzzle >= min_digit(large_print, false), "{config:?} {size}");
+                    assert!(
+                        solution >= min_digit(large_print, true),
+                        "{config:?} {size}"
+                    );
                 }
+                Err(LayoutError::Illegible(why)) => {
+                    assert_eq!(early, Err(LayoutError::Illegible(why.clone())));
+                    // The remedy it names lays out.
+                    let fix = why.rsplit(": pass ").next().unwrap();
+                    let mut fixed = config;
+                    let words: Vec<&str> = fix.split_whitespace().collect();
+                    for pair in words.chunks(2) {
+                        match pair {
+                            ["--per-page", n] => fixed.per_page = n.parse().unwrap(),
+                            ["--trim", t] => fixed.trim = Trim::parse(t).unwrap(),
+                            _ => {}
+                        }
+                    }
+                    assert_ne!(fixed, config, "{why}");
+                    assert!(book(&puzzles(size, 13), &fixed, &fonts).is_ok(), "{why}");
+                    refused.push(format!(
+                        "{} {size} {}{}",
+                        config.trim.name(),
+                        config.per_page,
+                        if large_print { " large" } else { "" }
+                    ));
+                }
+                Err(e) => panic!("{e}"),
             }
         }
         // Only big grids on the smaller pages, or many a page, are refused; every
