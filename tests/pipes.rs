@@ -215,3 +215,51 @@ fn an_output_that_is_a_pipe_is_refused_not_replaced() {
         assert!(kind.is_fifo(), "{args:?} replaced the FIFO");
     }
 }
+
+/// Regression: with `--force`, an output named by a symbolic link was renamed over
+/// the link, leaving a regular file where the link was and the target as it was
+/// (`render --txt /dev/stdout --force` replaced the system's /dev/stdout). Refused by
+/// every command that writes a named output, naming the target; link and target
+/// are left as they were.
+#[test]
+fn an_output_that_is_a_symbolic_link_is_refused_not_replaced() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bank = small_bank(tmp.path());
+    let target = tmp.path().join("target.txt");
+    std::fs::write(&target, "old\n").unwrap();
+    let link = tmp.path().join("link.txt");
+    std::os::unix::fs::symlink(&target, &link).unwrap();
+    let (bank, link_path) = (bank.to_str().unwrap(), link.to_str().unwrap());
+    let runs = [
+        vec![
+            "export", bank, "--to", link_path, "--format", "csv", "--force",
+        ],
+        vec!["stats", bank, "--svg", link_path, "--force"],
+        vec![
+            "render", bank, "--count", "1", "--pdf", link_path, "--force",
+        ],
+        vec![
+            "render", bank, "--count", "1", "--txt", link_path, "--force",
+        ],
+        vec![
+            "render", bank, "--count", "1", "--txt", link_path, "--append",
+        ],
+    ];
+    for args in runs {
+        let os: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+        let out = run(&os, Stdio::null(), Stdio::piped());
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        let want = format!("is a symbolic link (to {})", target.display());
+        assert!(err.contains(&want), "{args:?}: {err}");
+        assert!(
+            std::fs::symlink_metadata(&link).unwrap().is_symlink(),
+            "{args:?}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(&target).unwrap(),
+            "old\n",
+            "{args:?}"
+        );
+    }
+}

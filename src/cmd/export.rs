@@ -227,8 +227,17 @@ pub(crate) fn parent_of(path: &Path) -> &Path {
 
 /// Outputs are written under a temporary name and renamed over FILE, which would
 /// replace a device or a pipe with a file (`export --to /dev/null --force` replaced
-/// /dev/null): such a FILE is refused, even with `--force`.
+/// /dev/null), or a symbolic link with a file while its target kept the old bytes
+/// (`--txt /dev/stdout --force` replaced the system's link): such a FILE is refused,
+/// even with `--force`, naming a link's target.
 pub(crate) fn refuse_special(to: &Path) -> anyhow::Result<()> {
+    if fs::symlink_metadata(to).is_ok_and(|meta| meta.is_symlink()) {
+        let target = fs::read_link(to).map_or_else(|_| "?".into(), |t| t.display().to_string());
+        bail!(
+            "{} is a symbolic link (to {target}); outputs are files, written whole and renamed into place, which would replace the link and leave its target as it was: name the target itself",
+            to.display()
+        );
+    }
     if fs::metadata(to).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
         bail!(
             "{} is not a regular file (a device or a pipe); outputs are files, written whole and renamed into place",
