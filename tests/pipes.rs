@@ -89,33 +89,55 @@ fn a_closed_stdout_ends_no_report_early_and_skips_no_file() {
 }
 
 /// `export --to -` into a reader that went away (`| head`) stops there, exit 0 and no
-/// error; onto a full disk it is an error naming standard output.
+/// error, in every format that goes to standard output (regression: csv, plain or
+/// `--zstd`, failed with "Broken pipe", exit 2); onto a full disk it is an error
+/// naming standard output.
 #[test]
 fn export_to_standard_output_stops_at_a_closed_pipe() {
     let tmp = tempfile::tempdir().unwrap();
-    let bank = small_bank(tmp.path());
-    let args = [
-        "export".as_ref(),
-        bank.as_os_str(),
-        "--to".as_ref(),
-        "-".as_ref(),
-        "--format".as_ref(),
-        "jsonl".as_ref(),
-    ];
-    let out = run(&args, closed_pipe(), Stdio::piped());
-    assert_eq!(out.status.code(), Some(0), "{out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("standard output was closed"), "{err}");
-    let full = Path::new("/dev/full");
-    if full.exists() {
-        let out = run(
-            &args,
-            Stdio::from(std::fs::File::create(full).unwrap()),
-            Stdio::piped(),
-        );
-        assert_eq!(out.status.code(), Some(2), "{out:?}");
+    // More rows than the writers buffer (1 MiB), so that a write fails mid-stream,
+    // not only the last flush.
+    let bank = generate(tmp.path().join("bank"))
+        .count(20_000)
+        .variants(10)
+        .seed(5)
+        .arg("--no-histograms")
+        .bank();
+    for format in [
+        &["jsonl"][..],
+        &["csv-kaggle"],
+        &["csv"],
+        &["csv", "--zstd"],
+    ] {
+        let mut args = vec![
+            "export".as_ref(),
+            bank.as_os_str(),
+            "--to".as_ref(),
+            "-".as_ref(),
+            "--format".as_ref(),
+        ];
+        args.extend(format.iter().map(std::ffi::OsStr::new));
+        let out = run(&args, closed_pipe(), Stdio::piped());
+        assert_eq!(out.status.code(), Some(0), "{format:?}: {out:?}");
         let err = String::from_utf8_lossy(&out.stderr);
-        assert!(err.contains("writing to standard output"), "{err}");
+        assert!(
+            err.contains("standard output was closed"),
+            "{format:?}: {err}"
+        );
+        let full = Path::new("/dev/full");
+        if full.exists() {
+            let out = run(
+                &args,
+                Stdio::from(std::fs::File::create(full).unwrap()),
+                Stdio::piped(),
+            );
+            assert_eq!(out.status.code(), Some(2), "{format:?}: {out:?}");
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("writing to standard output"),
+                "{format:?}: {err}"
+            );
+        }
     }
 }
 
