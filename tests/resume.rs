@@ -102,6 +102,28 @@ fn a_run_killed_twice_resumes_into_the_same_bytes() {
     );
 }
 
+/// A worker's resumed run counts the rows it made itself (regression: it took the
+/// worker's rows less the global id it resumed at, which wrapped around to
+/// 18446744073709549616 rows, and a rate to match); its shards match a clean run's.
+#[test]
+fn a_resumed_worker_counts_the_rows_it_made() {
+    let dir = tempfile::tempdir().unwrap();
+    let worker = |out: &Path| the_run(out).args(["--workers", "2", "--worker", "0"]);
+    let clean = worker(&dir.path().join("clean")).bank();
+    let crashed = dir.path().join("crashed");
+    assert!(
+        kill_after(worker(&crashed).threads(1).std_cmd(), &crashed, 6),
+        "the worker finished before it could be killed"
+    );
+    let before = read_manifest(&crashed).unwrap().rows;
+    let run = resume(&crashed).loud().run().success();
+    let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    let after = read_manifest(&crashed).unwrap().rows;
+    let want = format!(": {} rows made in this run", after - before);
+    assert!(stderr.contains(&want), "{want} in {stderr}");
+    assert_same_bank(&clean, &crashed);
+}
+
 /// SIGTERM and SIGINT end the run by that signal, as before, but its unfinished
 /// temporary files go first; the run resumes into the same bytes. Regression: both
 /// acted as SIGKILL and left the open shard's `.bank-NNNNN.csv.zst.tmp` behind.

@@ -671,7 +671,9 @@ fn worker_index(args: &GenerateArgs) -> anyhow::Result<u64> {
 fn report(job: &Job, s: &Summary, manifest: &Manifest, first: u64) -> String {
     let (plan, out, staged) = (&job.plan, &job.dir, job.seeds.is_some());
     let secs = s.elapsed.as_secs_f64();
-    let made = manifest.rows - first;
+    // This run's rows (a worker's bank holds only its shards, so its row count less
+    // the global id it resumed at is no count: it wrapped around).
+    let made: u64 = s.band_rows.iter().sum();
     let mut text = format!(
         "sudoku-factory: wrote {} in {} to {} in {:.2} s ({:.0} rows/s)\n",
         super::counted(manifest.rows, "row"),
