@@ -104,6 +104,20 @@ fn a_dropped_row_is_a_missing_id_and_a_short_shard() {
         .stderr(predicate::str::contains("checksum").not());
 }
 
+/// Regression: a row with a field more than the header passed `verify`, and pandas
+/// refused the shard ("Expected 8 fields in line 11, saw 9").
+#[test]
+fn a_row_wider_than_the_header_is_reported() {
+    let (_dir, out) = bank();
+    rewrite_shard(&out, "bank-00001.csv.zst", |lines| {
+        assert!(lines[10].starts_with("309,"));
+        lines[10].push_str(",extra");
+    });
+    verify(&out).code(1).stderr(predicate::str::contains(
+        "bank-00001.csv.zst line 11 (id 309): malformed: expected 8 fields, as the header has, found 9",
+    ));
+}
+
 #[test]
 fn a_puzzle_with_two_solutions_is_reported() {
     let (_dir, out) = bank();

@@ -383,9 +383,25 @@ impl ShardReader {
         }
         match self.read_record() {
             Ok(false) => None,
-            Ok(true) => Some(Ok(parse_record(&self.record, size, empty))),
+            Ok(true) => Some(Ok(self
+                .check_width()
+                .and_then(|()| parse_record(&self.record, size, empty)))),
             Err(e) => Some(Err(e)),
         }
+    }
+
+    /// A row no wider than the header: pandas refuses a row with more fields (and
+    /// pads a shorter one; fewer than [`COLUMNS`] is [`parse_record`]'s error).
+    fn check_width(&self) -> Result<(), RowError> {
+        let (found, want) = (self.record.len(), self.header.len());
+        if found <= want {
+            return Ok(());
+        }
+        Err(RowError {
+            line: self.record.position().map_or(0, |p| p.line()),
+            id: self.record.get(0).and_then(parse_int::<u64>),
+            reason: format!("expected {want} fields, as the header has, found {found}"),
+        })
     }
 
     /// The header line (empty until [`ShardReader::read_header`] succeeded): the
