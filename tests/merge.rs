@@ -465,6 +465,30 @@ fn two_sixteen_by_sixteen_banks_merge_without_duplicates_in_or_out_of_memory() {
     assert_eq!(manifest.params.size, 16);
 }
 
+/// SIGTERM while a merge creates its partitions on disk: the scratch directory goes
+/// with the run (regression: the sweep raced the files still being created, and
+/// `.merge-spill` with up to 200 partition files was left behind).
+#[test]
+fn a_merge_terminated_while_it_spills_leaves_no_scratch() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = the_run(dir.path().join("a")).bank();
+    let b = generate(dir.path().join("b")).count(12_000).seed(22).bank();
+    for (k, files) in [1usize, 10, 40, 100, 160].into_iter().enumerate() {
+        let out = dir.path().join(format!("out{k}"));
+        let spill = out.join(".merge-spill");
+        let mut cmd = std::process::Command::new(common::bin());
+        cmd.arg("merge").arg(&out).arg(&a).arg(&b);
+        cmd.args(["--memory", "64K", "--threads", "1"]);
+        let spilled = || std::fs::read_dir(&spill).is_ok_and(|d| d.count() >= files);
+        let Some(status) = common::signal_when(cmd, spilled, libc::SIGTERM) else {
+            continue; // finished first: nothing to check
+        };
+        use std::os::unix::process::ExitStatusExt;
+        assert_eq!(status.signal(), Some(libc::SIGTERM), "{files} files");
+        assert!(!spill.exists(), "{files} files: {:?}", listing(&spill));
+    }
+}
+
 #[test]
 fn banks_of_different_sizes_do_not_merge() {
     let dir = tempfile::tempdir().unwrap();

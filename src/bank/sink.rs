@@ -595,10 +595,12 @@ impl SpillDir {
         self.path.join(format!(".{kind}-{i:05}.tmp"))
     }
 
-    /// Creates (or truncates) scratch file `i` of `kind` for writing.
+    /// Creates (or truncates) scratch file `i` of `kind` for writing, under the signal
+    /// sweep's lock (regression: a merge interrupted while it created its partitions
+    /// left the directory behind, its sweep racing the files still being created).
     pub fn create_file(&self, kind: &str, i: u64, buffer: usize) -> Result<SpillWriter, SinkError> {
         let path = self.file(kind, i);
-        let f = File::create(&path).map_err(io_err("creating", &path))?;
+        let f = creating(|| File::create(&path)).map_err(io_err("creating", &path))?;
         Ok(BufWriter::with_capacity(buffer, f))
     }
 
