@@ -239,7 +239,9 @@ pub struct GenerateArgs {
     pub quiet: bool,
     /// Split the bank across N independent processes (a Slurm job array, a Kubernetes
     /// Indexed Job, GNU parallel): each writes only its own shards (K, K+N, ...) with the
-    /// bytes a single run would write. Combine the outputs with `merge` or by copying.
+    /// bytes a single run would write. Combine the outputs with `merge` (each worker's
+    /// manifest lists only its own shards: shards copied into one directory are not a
+    /// bank).
     /// With --stage seeds, the seeds are split too: worker K makes the seed chunks
     /// K, K+N, ... (--resume then needs --workers and the worker index again).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
