@@ -257,6 +257,12 @@ fn grade_rating_refuses_what_it_cannot_do() {
             &["--grade", "rating", "--difficulty", "expert"][..],
             "unknown band",
         ),
+        // Regression: accepted, then searched until --max-attempts ran out, with
+        // advice ("try --carve minimal") that could not help.
+        (
+            &["--grade", "rating", "--bands", "easy=1.0-2.0,top=9.6+"][..],
+            "--bands: band \"top\" (9.6+): this rater's ratings stop at 9.5",
+        ),
     ] {
         let assert = generate(dir.path().join("bank"))
             .count(10)

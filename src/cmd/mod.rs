@@ -131,11 +131,27 @@ pub fn parse_bands(
     size: crate::engine::grid::Size,
     scale: crate::engine::grade::Scale,
 ) -> anyhow::Result<crate::engine::grade::BandTable> {
-    use crate::engine::grade::{BandError, BandTable};
-    BandTable::parse_scaled(spec, size, scale).map_err(|e| match e {
+    use crate::engine::grade::{BandError, BandTable, Scale};
+    let table = BandTable::parse_scaled(spec, size, scale).map_err(|e| match e {
         BandError::RatingSize(_) => anyhow::anyhow!("--grade rating: {e}"),
         e => anyhow::Error::new(e).context("--bands"),
-    })
+    })?;
+    // A band no rating of this rater reaches would be searched for until
+    // --max-attempts ran out (the table itself may hold any SE rating: other raters'
+    // banks, older manifests).
+    let ceiling = crate::engine::rating::CEILING;
+    if scale == Scale::Rating {
+        if let Some(i) = table.bands().iter().position(|b| b.lo > u16::from(ceiling)) {
+            anyhow::bail!(
+                "--bands: band {:?} ({}): this rater's ratings stop at {}.{} (a puzzle that needs more than its techniques, SE's nested chains at 9.0 and up, rates that, technique beyond-implemented): no puzzle lands above it",
+                table.bands()[i].name,
+                table.range_text(i),
+                ceiling / 10,
+                ceiling % 10
+            );
+        }
+    }
+    Ok(table)
 }
 
 /// `n` and its noun, singular for one: `counted(1, "puzzle")` is "1 puzzle",
