@@ -151,11 +151,17 @@ fn clue_hint(recipe: &Recipe<'_>, lo: u16, fewest: u16, most: u16) -> String {
             _ => format!("the puzzles had {fewest}-{most} clues, fewer than the band; widen it"),
         }
     } else if fewest >= lo {
+        // Rare, or only too few attempts (regression: 20 attempts at the default
+        // expert band, which takes about 5 on average, blamed the band alone).
         format!(
-            "the sparsest of them had {fewest} clues{orbits}: puzzles this sparse are very rare; widen the band"
+            "the sparsest of them had {fewest} clues{orbits}: raise --max-attempts (now {}) or widen the band",
+            recipe.max_attempts
         )
     } else {
-        format!("clue counts went from {fewest} to {most} but skipped the band{orbits}; widen it")
+        format!(
+            "clue counts went from {fewest} to {most} but skipped the band{orbits}; raise --max-attempts (now {}) or widen it",
+            recipe.max_attempts
+        )
     }
 }
 
@@ -397,6 +403,10 @@ mod tests {
         let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();
         assert_eq!((e.range.as_str(), e.attempts), ("17-17", 2));
         assert!(e.to_string().contains("widen the band"), "{e}");
+        assert!(
+            e.to_string().contains("raise --max-attempts (now 2)"),
+            "{e}"
+        );
     }
 
     #[test]
