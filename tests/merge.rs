@@ -489,6 +489,39 @@ fn a_merge_terminated_while_it_spills_leaves_no_scratch() {
     }
 }
 
+/// An unfinished merge (a full disk, say) is finished by the same merge again, and
+/// both `verify` and `generate --resume` say so (regression: verify said "rerun
+/// generate", and --resume "params.seed_batch is missing").
+#[test]
+fn an_unfinished_merge_says_to_merge_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = generate(dir.path().join("a")).count(2000).bank();
+    let out = merge(dir.path(), "out", &[&a], &["-q"]);
+    let manifest = out.join("manifest.json");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(
+        &manifest,
+        text.replace("\"complete\": true", "\"complete\": false"),
+    )
+    .unwrap();
+    factory()
+        .arg("verify")
+        .arg(&out)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "the merge did not finish (run the same merge again with --force)",
+        ));
+    factory()
+        .args(["generate", "--resume"])
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "was written by merge, not generate: a merge does not resume; run the same merge again with --force",
+        ));
+}
+
 #[test]
 fn banks_of_different_sizes_do_not_merge() {
     let dir = tempfile::tempdir().unwrap();

@@ -225,7 +225,7 @@ fn an_incomplete_manifest_and_an_extra_shard_are_reported() {
     verify(&out)
         .code(1)
         .stderr(predicate::str::contains(
-            "manifest.json: the manifest says `complete: false`",
+            "manifest.json: the manifest says `complete: false`: the run did not finish (finish it with `generate --resume DIR`)",
         ))
         .stderr(predicate::str::contains(
             "bank-00007.csv.zst: on disk but not listed in the manifest",

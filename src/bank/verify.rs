@@ -17,8 +17,10 @@ use crate::engine::grade::{BandTable, Scale};
 /// One thing wrong with the bank.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Defect {
-    /// The manifest says the run did not finish.
-    Incomplete,
+    /// The manifest says the run did not finish; `merged`: the run was a `merge`.
+    Incomplete {
+        merged: bool,
+    },
     /// The manifest's parameters cannot be used (e.g. an unreadable band table).
     BadParams(String),
     /// The manifest's totals or shard list do not add up.
@@ -100,7 +102,7 @@ impl Defect {
     /// The short name a report groups defects by.
     pub fn kind(&self) -> &'static str {
         match self {
-            Defect::Incomplete => "incomplete manifest",
+            Defect::Incomplete { .. } => "incomplete manifest",
             Defect::BadParams(_) => "bad manifest parameters",
             Defect::ManifestTotals(_) => "manifest inconsistent",
             Defect::MissingShard => "missing shard",
@@ -131,8 +133,13 @@ impl Defect {
 impl fmt::Display for Defect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Defect::Incomplete => f.write_str(
-                "the manifest says `complete: false`: the run did not finish (rerun generate)",
+            // Regression: "(rerun generate)" led to a `generate` that refused the
+            // directory, or to `--resume` of a merge, which cannot resume.
+            Defect::Incomplete { merged: false } => f.write_str(
+                "the manifest says `complete: false`: the run did not finish (finish it with `generate --resume DIR`)",
+            ),
+            Defect::Incomplete { merged: true } => f.write_str(
+                "the manifest says `complete: false`: the merge did not finish (run the same merge again with --force)",
             ),
             Defect::BadParams(m) => write!(f, "manifest parameters: {m}"),
             Defect::ManifestTotals(m) => write!(f, "manifest: {m}"),
@@ -274,7 +281,8 @@ fn worker_share(count: u64, shard_rows: u64, workers: u64, worker: u64) -> u64 {
 pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Option<BandTable> {
     let here = crate::bank::sink::MANIFEST;
     if !manifest.complete {
-        findings.push(Finding::file(here, Defect::Incomplete));
+        let merged = manifest.params.merge.is_some();
+        findings.push(Finding::file(here, Defect::Incomplete { merged }));
     }
     let rows: u64 = manifest.shards.iter().map(|s| s.rows).sum();
     let bytes: u64 = manifest.shards.iter().map(|s| s.bytes).sum();

@@ -83,7 +83,14 @@ impl Job {
                 env!("CARGO_PKG_VERSION")
             );
         }
-        // A merged bank has no generation params: it cannot be resumed.
+        // A merged bank has no generation params: it cannot be resumed (regression: it
+        // was refused as "params.seed_batch is missing").
+        if p.merge.is_some() {
+            bail!(
+                "{} was written by merge, not generate: a merge does not resume; run the same merge again with --force",
+                dir.display()
+            );
+        }
         fn need<T>(value: Option<T>, label: &str, key: &str) -> anyhow::Result<T> {
             value.with_context(|| format!("{label}: params.{key} is missing"))
         }

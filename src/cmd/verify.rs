@@ -503,7 +503,10 @@ mod tests {
         for i in 0..(SHOWN_PER_KIND as u64 + 5) {
             tally.add(Finding::file(MANIFEST, Defect::Duplicate { of_id: i }));
         }
-        tally.add(Finding::file(MANIFEST, Defect::Incomplete));
+        tally.add(Finding::file(
+            MANIFEST,
+            Defect::Incomplete { merged: false },
+        ));
         assert_eq!(tally.total(), SHOWN_PER_KIND as u64 + 6);
         assert_eq!(tally.shown.len(), SHOWN_PER_KIND + 1);
         assert_eq!(tally.counts["duplicate puzzle"], SHOWN_PER_KIND as u64 + 5);
