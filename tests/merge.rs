@@ -8,7 +8,7 @@ mod common;
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use common::{factory, generate, listing, read_bank, Gen};
+use common::{factory, generate, listing, read_bank, rewrite_shard, Gen};
 use predicates::prelude::*;
 use sudoku_factory::bank::read_manifest;
 
@@ -520,6 +520,32 @@ fn an_unfinished_merge_says_to_merge_again() {
         .stderr(predicate::str::contains(
             "was written by merge, not generate: a merge does not resume; run the same merge again with --force",
         ));
+}
+
+/// Columns after the bank's own (DESIGN lets a bank grow some; `export` passes them
+/// through) are refused before anything is written, named (regression: merge
+/// dropped them without a word).
+#[test]
+fn columns_merge_would_drop_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let a = generate(dir.path().join("a")).count(500).bank();
+    rewrite_shard(&a, "bank-00000.csv.zst", |lines| {
+        lines[0].push_str(",source");
+        for line in &mut lines[1..] {
+            line.push_str(",b7");
+        }
+    });
+    let out = dir.path().join("out");
+    factory()
+        .arg("merge")
+        .arg(&out)
+        .arg(&a)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "bank-00000.csv.zst: columns after the bank's own (source); merge writes the bank's columns only and would drop them",
+        ));
+    assert!(!out.exists());
 }
 
 #[test]

@@ -7,7 +7,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{factory, generate};
+use common::{factory, generate, rewrite_shard};
 use predicates::prelude::*;
 use sudoku_factory::engine::grade::BandTable;
 use sudoku_factory::engine::grid::parse_line;
@@ -23,38 +23,6 @@ fn bank() -> (tempfile::TempDir, PathBuf) {
 
 fn verify(out: &Path) -> assert_cmd::assert::Assert {
     common::verify(out).assert()
-}
-
-/// Decompresses `file`, lets `edit` change its lines (header included), compresses
-/// it again and makes the manifest agree with the new file's size and checksum.
-fn rewrite_shard(out: &Path, file: &str, edit: impl FnOnce(&mut Vec<String>)) {
-    let path = out.join(file);
-    let plain = zstd::decode_all(std::fs::File::open(&path).unwrap()).unwrap();
-    let mut lines: Vec<String> = String::from_utf8(plain)
-        .unwrap()
-        .lines()
-        .map(str::to_string)
-        .collect();
-    edit(&mut lines);
-    let text = lines.join("\n") + "\n";
-    let packed = zstd::encode_all(text.as_bytes(), 3).unwrap();
-    std::fs::write(&path, &packed).unwrap();
-
-    let manifest_path = out.join("manifest.json");
-    let mut manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
-    let shards = manifest["shards"].as_array_mut().unwrap();
-    let record = shards.iter_mut().find(|s| s["file"] == file).unwrap();
-    let old = record["bytes"].as_u64().unwrap();
-    record["bytes"] = (packed.len() as u64).into();
-    record["xxh3"] = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&packed)).into();
-    let total = manifest["bytes"].as_u64().unwrap() - old + packed.len() as u64;
-    manifest["bytes"] = total.into();
-    std::fs::write(
-        &manifest_path,
-        serde_json::to_vec_pretty(&manifest).unwrap(),
-    )
-    .unwrap();
 }
 
 #[test]

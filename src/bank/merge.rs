@@ -100,6 +100,29 @@ pub enum MergeError {
     },
     #[error("compressing a block: {0}")]
     Compress(io::Error),
+    #[error("{path}: columns after the bank's own ({columns}); merge writes the bank's columns only and would drop them")]
+    ExtraColumns { path: PathBuf, columns: String },
+}
+
+/// Refuses a shard whose header has columns after [`sink::HEADER`]'s: `merge` writes
+/// the bank's columns only (regression: it dropped them without a word; `export`
+/// passes them through).
+fn check_columns(reader: &ShardReader, path: &Path) -> Result<(), MergeError> {
+    let ours = sink::HEADER.iter().filter(|&&b| b == b',').count() + 1;
+    let header = reader.header();
+    if header.len() <= ours {
+        return Ok(());
+    }
+    let columns = header
+        .iter()
+        .skip(ours)
+        .map(|f| String::from_utf8_lossy(f).into_owned())
+        .collect::<Vec<_>>()
+        .join(",");
+    Err(MergeError::ExtraColumns {
+        path: path.to_path_buf(),
+        columns,
+    })
 }
 
 fn spill_err<'a>(
@@ -220,6 +243,14 @@ pub fn open_input(dir: &Path) -> Result<Input, MergeError> {
         let path = dir.join(&shard.file);
         let digest = bank::digest_file(&path)?;
         check_digest(&path, shard, &digest)?;
+    }
+    // Extra columns refused before anything is written (each shard is checked again
+    // as it is read).
+    if let Some(shard) = manifest.shards.first() {
+        let path = dir.join(&shard.file);
+        let mut reader = ShardReader::open(&path)?;
+        reader.read_header()?;
+        check_columns(&reader, &path)?;
     }
     Ok(Input {
         dir: dir.to_path_buf(),
@@ -484,6 +515,7 @@ fn read_shard<B: Board>(
     let path = input.dir.join(&record.file);
     let mut reader = ShardReader::open(&path)?;
     reader.read_header()?;
+    check_columns(&reader, &path)?;
     while let Some(row) = reader.next_row_of(B::SIZE, B::empty()) {
         let row: Row<B::Cells> = row?.map_err(|error| MergeError::Row {
             path: path.clone(),
