@@ -413,6 +413,13 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
         &["nodir", "a.jsonl", "does not exist"],
     );
     assert!(!stderr.contains(".tmp-"), "{stderr}");
+    // Regression: a regular file where the directory should be "does not exist".
+    let plain = dir.path().join("plain");
+    std::fs::write(&plain, "").unwrap();
+    fails_naming(
+        export(&bank, &plain.join("a.jsonl"), &[]),
+        &["plain", "is not a directory"],
+    );
 
     // An unknown format, by flag or by extension.
     fails_naming(export(&bank, &file, &["--format", "parquet"]), &["parquet"]);

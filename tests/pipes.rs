@@ -197,6 +197,23 @@ fn a_full_disk_under_stdout_is_an_error_not_a_panic() {
     assert_eq!(out.status.code(), Some(2), "{out:?}");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(err.contains("writing to standard output"), "{err}");
+    // The line commands too (regression: they said only "No space left on device").
+    let puzzles = tmp.path().join("p.txt");
+    let line = "..9.7.85...5..2.67.....9..15.36142.8948..57..6.17.8.4..57.436..2...6.57.8.6..7..4";
+    std::fs::write(&puzzles, format!("{line}\n")).unwrap();
+    for command in ["solve", "grade", "canon", "transform"] {
+        let out = run(
+            &[command.as_ref(), puzzles.as_os_str()],
+            Stdio::from(std::fs::File::create(full).unwrap()),
+            Stdio::piped(),
+        );
+        assert_eq!(out.status.code(), Some(2), "{command}: {out:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("writing to standard output: "),
+            "{command}: {err}"
+        );
+    }
 }
 
 /// Regression: `export --to /dev/null --force` wrote its temporary file and renamed it

@@ -253,6 +253,10 @@ pub(crate) fn refuse_special(to: &Path) -> anyhow::Result<()> {
 pub(crate) fn refuse_existing(to: &Path, force: bool) -> anyhow::Result<()> {
     let dir = parent_of(to);
     if !dir.is_dir() {
+        // Regression: a regular file in the directory's place was said not to exist.
+        if dir.exists() {
+            bail!("{}: {} is not a directory", to.display(), dir.display());
+        }
         bail!(
             "{}: the directory {} does not exist",
             to.display(),

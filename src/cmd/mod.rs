@@ -186,6 +186,9 @@ pub fn for_each_line_as<B: Board>(
     let mut out = io::BufWriter::new(stdout.lock());
     let mut outcome = Outcome::Clean;
     let mut malformed = 0u64;
+    // Every write here is to standard output: the error says so (a full disk said
+    // only "No space left on device").
+    let stdout_err = |e: io::Error| anyhow::Error::new(e).context("writing to standard output");
     // Raw bytes, not `lines()`: a line that is not UTF-8 is one more malformed line,
     // answered like the others, not the end of the input.
     let mut line = Vec::with_capacity(B::SIZE.n_cells() + 2);
@@ -206,26 +209,29 @@ pub fn for_each_line_as<B: Board>(
         let text = text.strip_suffix(b"\r").unwrap_or(text);
         let mut cells = B::empty();
         match parse_board(text, line_no, B::SIZE, cells.as_mut()) {
-            Ok(()) => outcome = outcome.max(per_line(cells, line_no, &mut out)?),
+            Ok(()) => {
+                let this = per_line(cells, line_no, &mut out).map_err(stdout_err)?;
+                outcome = outcome.max(this);
+            }
             Err(e) => {
                 let e = board_error(&e, takes_size);
                 match errors {
-                    LineErrors::Text => writeln!(out, "{e}")?,
+                    LineErrors::Text => writeln!(out, "{e}").map_err(stdout_err)?,
                     LineErrors::TextTimes(k) => {
                         for _ in 0..k {
-                            writeln!(out, "{e}")?;
+                            writeln!(out, "{e}").map_err(stdout_err)?;
                         }
                     }
                     LineErrors::Json => {
                         let error = serde_json::json!({"line": line_no, "error": e});
-                        writeln!(out, "{error}")?;
+                        writeln!(out, "{error}").map_err(stdout_err)?;
                     }
                 }
                 malformed += 1;
             }
         }
     }
-    out.flush()?;
+    out.flush().map_err(stdout_err)?;
     if malformed > 0 {
         say!(
             "sudoku-factory: {}",
