@@ -88,6 +88,18 @@ fn a_closed_stdout_ends_no_report_early_and_skips_no_file() {
     }
 }
 
+/// Runs `args` with standard output on /dev/full: exit 2, naming standard output.
+fn fails_onto_a_full_disk(args: &[&std::ffi::OsStr], what: &str) {
+    let full = std::fs::File::create("/dev/full").unwrap();
+    let out = run(args, Stdio::from(full), Stdio::piped());
+    assert_eq!(out.status.code(), Some(2), "{what}: {out:?}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("writing to standard output: "),
+        "{what}: {err}"
+    );
+}
+
 /// `export --to -` into a reader that went away (`| head`) stops there, exit 0 and no
 /// error, in every format that goes to standard output (regression: csv, plain or
 /// `--zstd`, failed with "Broken pipe", exit 2); onto a full disk it is an error
@@ -124,19 +136,8 @@ fn export_to_standard_output_stops_at_a_closed_pipe() {
             err.contains("standard output was closed"),
             "{format:?}: {err}"
         );
-        let full = Path::new("/dev/full");
-        if full.exists() {
-            let out = run(
-                &args,
-                Stdio::from(std::fs::File::create(full).unwrap()),
-                Stdio::piped(),
-            );
-            assert_eq!(out.status.code(), Some(2), "{format:?}: {out:?}");
-            let err = String::from_utf8_lossy(&out.stderr);
-            assert!(
-                err.contains("writing to standard output"),
-                "{format:?}: {err}"
-            );
+        if Path::new("/dev/full").exists() {
+            fails_onto_a_full_disk(&args, &format!("{format:?}"));
         }
     }
 }
@@ -189,30 +190,33 @@ fn a_full_disk_under_stdout_is_an_error_not_a_panic() {
     }
     let tmp = tempfile::tempdir().unwrap();
     let bank = small_bank(tmp.path());
-    let out = run(
-        &["stats".as_ref(), bank.as_os_str()],
-        Stdio::from(std::fs::File::create(full).unwrap()),
-        Stdio::piped(),
-    );
-    assert_eq!(out.status.code(), Some(2), "{out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("writing to standard output"), "{err}");
+    fails_onto_a_full_disk(&["stats".as_ref(), bank.as_os_str()], "stats");
     // The line commands too (regression: they said only "No space left on device").
     let puzzles = tmp.path().join("p.txt");
     let line = "..9.7.85...5..2.67.....9..15.36142.8948..57..6.17.8.4..57.436..2...6.57.8.6..7..4";
     std::fs::write(&puzzles, format!("{line}\n")).unwrap();
     for command in ["solve", "grade", "canon", "transform"] {
-        let out = run(
-            &[command.as_ref(), puzzles.as_os_str()],
-            Stdio::from(std::fs::File::create(full).unwrap()),
-            Stdio::piped(),
-        );
-        assert_eq!(out.status.code(), Some(2), "{command}: {out:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        assert!(
-            err.contains("writing to standard output: "),
-            "{command}: {err}"
-        );
+        fails_onto_a_full_disk(&[command.as_ref(), puzzles.as_os_str()], command);
+    }
+}
+
+/// Runs every command that writes a named output with `path` as that output
+/// (`--force`, and `render --txt --append`), each expected to refuse it: exit 2, and
+/// `check` given the arguments and stderr.
+fn every_writer_refuses(bank: &Path, path: &Path, check: impl Fn(&[&str], &str)) {
+    let (bank, path) = (bank.to_str().unwrap(), path.to_str().unwrap());
+    let runs = [
+        vec!["export", bank, "--to", path, "--format", "csv", "--force"],
+        vec!["stats", bank, "--svg", path, "--force"],
+        vec!["render", bank, "--count", "1", "--pdf", path, "--force"],
+        vec!["render", bank, "--count", "1", "--txt", path, "--force"],
+        vec!["render", bank, "--count", "1", "--txt", path, "--append"],
+    ];
+    for args in runs {
+        let os: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
+        let out = run(&os, Stdio::null(), Stdio::piped());
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
+        check(&args, &String::from_utf8_lossy(&out.stderr));
     }
 }
 
@@ -231,28 +235,11 @@ fn an_output_that_is_a_pipe_is_refused_not_replaced() {
         .status()
         .expect("mkfifo runs");
     assert!(made.success());
-    let (bank, fifo_path) = (bank.to_str().unwrap(), fifo.to_str().unwrap());
-    let runs = [
-        vec![
-            "export", bank, "--to", fifo_path, "--format", "csv", "--force",
-        ],
-        vec!["stats", bank, "--svg", fifo_path, "--force"],
-        vec![
-            "render", bank, "--count", "1", "--txt", fifo_path, "--force",
-        ],
-        vec![
-            "render", bank, "--count", "1", "--txt", fifo_path, "--append",
-        ],
-    ];
-    for args in runs {
-        let os: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
-        let out = run(&os, Stdio::null(), Stdio::piped());
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+    every_writer_refuses(&bank, &fifo, |args, err| {
         assert!(err.contains("is not a regular file"), "{args:?}: {err}");
         let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
         assert!(kind.is_fifo(), "{args:?} replaced the FIFO");
-    }
+    });
 }
 
 /// Regression: with `--force`, an output named by a symbolic link was renamed over
@@ -268,37 +255,15 @@ fn an_output_that_is_a_symbolic_link_is_refused_not_replaced() {
     std::fs::write(&target, "old\n").unwrap();
     let link = tmp.path().join("link.txt");
     std::os::unix::fs::symlink(&target, &link).unwrap();
-    let (bank, link_path) = (bank.to_str().unwrap(), link.to_str().unwrap());
-    let runs = [
-        vec![
-            "export", bank, "--to", link_path, "--format", "csv", "--force",
-        ],
-        vec!["stats", bank, "--svg", link_path, "--force"],
-        vec![
-            "render", bank, "--count", "1", "--pdf", link_path, "--force",
-        ],
-        vec![
-            "render", bank, "--count", "1", "--txt", link_path, "--force",
-        ],
-        vec![
-            "render", bank, "--count", "1", "--txt", link_path, "--append",
-        ],
-    ];
-    for args in runs {
-        let os: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
-        let out = run(&os, Stdio::null(), Stdio::piped());
-        assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
-        let want = format!("is a symbolic link (to {})", target.display());
+    let want = format!("is a symbolic link (to {})", target.display());
+    every_writer_refuses(&bank, &link, |args, err| {
         assert!(err.contains(&want), "{args:?}: {err}");
-        assert!(
-            std::fs::symlink_metadata(&link).unwrap().is_symlink(),
-            "{args:?}"
-        );
+        let still_a_link = std::fs::symlink_metadata(&link).unwrap().is_symlink();
+        assert!(still_a_link, "{args:?}");
         assert_eq!(
             std::fs::read_to_string(&target).unwrap(),
             "old\n",
             "{args:?}"
         );
-    }
+    });
 }
