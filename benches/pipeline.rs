@@ -10,7 +10,7 @@
 //! the same CSV bytes, and measures memory at 10 million rows.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_factory::bank::sink::{BankWriter, Params, SinkConfig};
+use sudoku_factory::bank::sink::{BankWriter, Params, SinkConfig, DEFAULT_ZSTD_LEVEL};
 use sudoku_factory::engine::board::Nine;
 use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::engine::grade::BandTable;
@@ -39,7 +39,7 @@ fn generate(plan: &Plan, threads: usize, histograms: bool) -> u64 {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let output = Output {
         shard_rows: 1_000_000,
-        zstd_level: 3,
+        zstd_level: DEFAULT_ZSTD_LEVEL,
         workers: 1,
         worker: 0,
     };

@@ -224,9 +224,10 @@ pub struct GenerateArgs {
     /// Rows per shard (the last shard is shorter).
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub shard_rows: u64,
-    /// zstd compression level (1-19). The default 3 is zstd's own: about as fast as
-    /// level 1 on these rows while compressing them a little better.
-    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=19))]
+    /// zstd compression level (1-19). The default 1 is both the fastest and the
+    /// smallest on these rows (mostly random digits); higher levels take more time
+    /// for larger or barely smaller shards.
+    #[arg(long, default_value_t = crate::bank::sink::DEFAULT_ZSTD_LEVEL, value_parser = clap::value_parser!(i32).range(1..=19))]
     pub zstd_level: i32,
     /// Fill-and-carve attempts allowed for one seed to land in its band before giving up.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]

@@ -241,7 +241,7 @@ fn a_tight_memory_budget_gives_the_same_bytes() {
         .count(9000)
         .variants(6)
         .seed(5)
-        .args(["--zstd-level", "1"])
+        .args(["--zstd-level", "3"])
         .bank();
     let c = generate(dir.path().join("c"))
         .count(3000)
