@@ -224,9 +224,9 @@ pub struct GenerateArgs {
     /// Rows per shard (the last shard is shorter).
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub shard_rows: u64,
-    /// zstd compression level (1-19). The default 1 is both the fastest and the
-    /// smallest on these rows (mostly random digits); higher levels take more time
-    /// for larger or barely smaller shards.
+    /// zstd compression level (1-19). The default 1 is the fastest and, on these rows
+    /// (mostly random digits), smaller than levels 2-9; 12 saves 2 % at 25 times the
+    /// CPU, 19 saves 10 % at some 600 times.
     #[arg(long, default_value_t = crate::bank::sink::DEFAULT_ZSTD_LEVEL, value_parser = clap::value_parser!(i32).range(1..=19))]
     pub zstd_level: i32,
     /// Fill-and-carve attempts allowed for one seed to land in its band before giving up.
