@@ -798,7 +798,7 @@ fn write_csv(
     let file = BufWriter::with_capacity(1 << 20, output.create_streamed()?);
     let out = if zstd {
         // The shards' default level: on these rows, mostly random digits, the
-        // fastest level is also the smallest.
+        // fastest level is also smaller than the levels up to 9.
         CsvOut::Zstd(zstd::Encoder::new(file, DEFAULT_ZSTD_LEVEL).context("starting zstd")?)
     } else {
         CsvOut::Plain(file)
