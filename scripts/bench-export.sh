@@ -15,6 +15,8 @@
 # FILE before the rename (durability the limit, which writes nothing, does not pay);
 # the same two exports into /dev/shm follow, without the disk.
 set -euo pipefail
+# A BANK given is read from where the script was called.
+arg_bank=${1:+$(realpath -m -- "$1")}
 cd "$(dirname "$0")/.."
 
 RUNS=${RUNS:-3}
@@ -32,7 +34,7 @@ work=$(mktemp -d)
 mem=$(mktemp -d -p /dev/shm 2>/dev/null || true)
 trap 'rm -rf "$work" ${mem:+"$mem"}' EXIT
 
-bank=${1:-}
+bank=$arg_bank
 if [ -z "$bank" ]; then
     bank="$work/bank"
     echo "making a $ROWS-row bank in $bank ..." >&2
