@@ -10,10 +10,11 @@
 //! the same CSV bytes, and measures memory at 10 million rows.
 
 use criterion::{criterion_group, criterion_main, Criterion, Throughput};
-use sudoku_factory::bank::sink::{BankWriter, Params, SinkConfig, DEFAULT_ZSTD_LEVEL};
+use sudoku_factory::bank::format::{Params, DEFAULT_ZSTD_LEVEL};
+use sudoku_factory::bank::sink::{BankWriter, SinkConfig};
+use sudoku_factory::engine::bands::BandTable;
 use sudoku_factory::engine::board::Nine;
 use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
-use sudoku_factory::engine::grade::BandTable;
 use sudoku_factory::engine::grid::Size;
 use sudoku_factory::run::pipeline::{run, Output, Plan, Start};
 

@@ -38,9 +38,9 @@ use rand::Rng;
 use rayon::prelude::*;
 use serde::Serialize;
 
+use crate::engine::bands::{BandTable, Scale};
 use crate::engine::board::Board;
 use crate::engine::generate::{Carve, Fill, Symmetry};
-use crate::engine::grade::{BandTable, Scale};
 use crate::engine::grid::Size;
 use crate::run::rng::{item_rng, Purpose};
 use crate::run::seed::{make_seed, Recipe};

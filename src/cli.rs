@@ -7,8 +7,8 @@ use std::path::PathBuf;
 
 use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum};
 
+use crate::engine::bands::Scale;
 use crate::engine::generate::{Carve, Fill, Symmetry};
-use crate::engine::grade::Scale;
 use crate::engine::grid::Size;
 
 /// Parses `--size`: the side of the board, 4, 9, 16 or 25.
@@ -227,7 +227,7 @@ pub struct GenerateArgs {
     /// zstd compression level (1-19). The default 1 is the fastest and, on these rows
     /// (mostly random digits), smaller than levels 2-9; 12 saves 2 % at 25 times the
     /// CPU, 19 saves 10 % at some 600 times.
-    #[arg(long, default_value_t = crate::bank::sink::DEFAULT_ZSTD_LEVEL, value_parser = clap::value_parser!(i32).range(1..=19))]
+    #[arg(long, default_value_t = crate::bank::format::DEFAULT_ZSTD_LEVEL, value_parser = clap::value_parser!(i32).range(1..=19))]
     pub zstd_level: i32,
     /// Fill-and-carve attempts allowed for one seed to land in its band before giving up.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u32).range(1..))]

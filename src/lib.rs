@@ -3,57 +3,69 @@
 //! # Code map
 //!
 //! The crate is a library with a thin binary (`src/main.rs`), so that benches and
-//! tests link the same code the command runs. Four layers, each a directory:
+//! tests link the same code the command runs. Layers, each a directory, imports
+//! pointing down only (`util` ← `engine` ← `bank` ← `run` ← `cmd`):
 //!
+//! * [`util`] — what every layer may use and which uses nothing of the crate:
+//!   [`util::output`] (the one atomic writer: temporary twin, fsync, rename, and the
+//!   refusals every named output shares), [`util::text`] (`counted`, [`say!`]),
+//!   [`util::signals`] (on Ctrl-C, SIGTERM or SIGHUP the unfinished temporary files
+//!   registered with it are removed before the run ends).
 //! * [`engine`] — the puzzle logic, pure, one engine for every size:
-//!   [`engine::grid`] (sizes, text format), [`engine::nxn`] (the box `Shape` with its
-//!   kernel hooks, the generic solver and canonical form, the symmetry group),
-//!   [`engine::solve`] and [`engine::canon`] (the hand-tuned 9×9 kernels),
-//!   [`engine::generate`] (fill and carve strategies, written once),
-//!   [`engine::grade`] (bands by clues), [`engine::rating`] (the technique rating on
-//!   the Sudoku Explainer scale), [`engine::board`] (the `Board` trait the pipeline uses).
+//!   [`engine::grid`] (sizes, text format, the input checks), [`engine::nxn`] (the box
+//!   `Shape` with its kernel hooks, the generic solver and canonical form, the
+//!   symmetry group), [`engine::solve`] and [`engine::canon`] (the hand-tuned 9×9
+//!   kernels `Box3` plugs in), [`engine::generate`] (fill and carve strategies),
+//!   [`engine::bands`] (**the band tables**: clue ranges, or rating ranges),
+//!   [`engine::rating`] (the technique rating on the Sudoku Explainer scale),
+//!   [`engine::board`] (the `Board` trait the pipeline uses).
+//! * [`bank`] — the bank on disk. [`bank::format`] is **the format**: the columns
+//!   (`COLUMNS`, `HEADER`) and the one row formatter, shard and manifest names, the
+//!   typed `Manifest` and `Params`, the frame layout, the canonical key, the seed
+//!   record; writers and readers depend on it, never on each other. [`bank::sink`]
+//!   writes bank files (shards, manifest, seed files, merge's scratch), [`bank::reader`]
+//!   reads them and checks a bank is complete before a command reads it whole
+//!   (`check_complete`), [`bank::seeds`] encodes stage-1 seed files, and
+//!   [`bank::verify`], [`bank::merge`], [`bank::stats`], [`bank::export`] are the
+//!   library of those commands.
 //! * [`run`] — the main job: [`run::rng`] (one stream per item), [`run::seed`] (making
 //!   one seed), [`run::pipeline`] (rayon wiring and ordering), [`run::timing`]
 //!   (stage histograms).
-//! * [`bank`] — the bank format and its readers and writers: [`bank::sink`] (params,
-//!   row format, shards, manifest, the writer thread, seed files), [`bank::reader`],
-//!   [`bank::seeds`] (the seed files of a staged run: format only),
-//!   [`bank::verify`], [`bank::merge`], [`bank::stats`], [`bank::export`] (the export
-//!   formats: schema, filter, encoders).
-//! * [`bench`] — `bench`: every fill × carve combination measured on one budget
-//!   (speed, latency, clues, bands, minimality, diversity), beside the `sudoku`
-//!   crate's generator (`bench::peer`, feature `sudoku-peer`), and rendered; no I/O.
-//! * [`render`] — puzzles for people: the selection of a book's puzzles, the page
-//!   layout as a display list, its PDF, SVG and PNG writers, and the offline HTML play
-//!   page ([`render::html`]); no I/O.
-//! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — one file per
-//!   subcommand, the I/O edge; [`signals`] — on Ctrl-C, SIGTERM or SIGHUP, the
-//!   unfinished temporary files registered with it are removed before the run ends.
+//! * [`render`] — puzzles for people: selection, page layout as a display list, its
+//!   PDF, SVG and PNG writers, the offline HTML play page; no I/O.
+//! * [`bench`] — `bench`: every fill × carve combination measured on one budget,
+//!   beside the `sudoku` crate's generator (`bench::peer`, feature `sudoku-peer`).
+//! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — **one file per
+//!   subcommand** (`cmd/export.rs` is `sudoku-factory export`), the I/O edge: arguments
+//!   in, one library call, a report out. Only `main` imports `cmd`, and no command
+//!   imports another (shared edge helpers live in `cmd/mod.rs`).
 //!
-//! Each directory's `mod.rs` maps its own files.
+//! Each directory's `mod.rs` maps its own files. Where to find things: a column →
+//! `bank::format`; a band table → `engine::bands`; how an output file is written →
+//! `util::output`; a subcommand → `cmd/NAME.rs` and its arguments in `cli.rs`.
 //!
 //! Architecture invariants:
 //!
+//! * Imports point down: `engine` imports only `engine`, `util` only `util`, `bank`
+//!   `engine` and `util`, `run` those and `bank`, `render` `engine` and `util`.
 //! * The puzzle logic (`engine`, `run::seed`, `run::rng`) does no I/O, never sees a
 //!   clap type, and draws randomness only from an `rng` it is handed.
 //! * One engine: strategies, the symmetry group and the row format are written once
 //!   over a `Shape`; the hand-tuned 9×9 kernels (`solve`, `canon`) plug in as
 //!   `Box3`'s hooks, resolved at compile time, and depend on nothing but `grid` (and
 //!   the one `Verdict` type), so other sizes cannot slow them down.
-//! * Hot paths (solver, carve, transform, canonical form, row formatting) allocate
-//!   nothing per puzzle and take no lock per row.
-//! * `bank::reader`, `bank::verify` and `bank::stats` only read a bank; `verify` and
-//!   `stats` do no I/O (their commands in `cmd` feed them rows and files).
+//! * Hot paths (solver, carve, transform, canonical form, row formatting, the input
+//!   checks) allocate nothing per puzzle and take no lock per row.
 //! * Only `bank::sink` creates, renames or deletes bank files (and merge's scratch
-//!   files); a file under a final name is always complete. `signals` deletes only the
-//!   temporary files and directories writers registered with it. `cmd` writes only the files
-//!   a user names (`stats --svg`, `bench --out`, `export --to`, `render`'s outputs), and
-//!   `export` and `render` each file under a temporary name renamed when complete.
+//!   files); every other file is written through `util::output`, under a temporary
+//!   name renamed when complete: a file under a final name is always complete.
+//!   `signals` deletes only the temporary files writers registered with it.
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 //!
-//! `tests/tidy.rs` checks these invariants on the source: I/O and printing only in
-//! `main`, `cmd`, `signals`, `bank::sink` and `bank::reader`; no mutable global state in the
-//! puzzle logic; every `#[ignore]` with a reason; every module in a code map.
+//! `tests/suite/tidy.rs` checks these invariants on the source: the import directions
+//! (naming the offending line); I/O and printing only in `main`, `cmd`, `util`,
+//! `bank::sink` and `bank::reader`; no mutable global state in the puzzle logic;
+//! every `#[ignore]` with a reason; every module in a code map.
 
 pub mod bank;
 pub mod bench;
@@ -62,4 +74,4 @@ pub mod cmd;
 pub mod engine;
 pub mod render;
 pub mod run;
-pub mod signals;
+pub mod util;

@@ -19,7 +19,7 @@ fn main() -> ExitCode {
     }
     let cli = Cli::parse();
     // Ctrl-C, SIGTERM, SIGHUP: the unfinished temporary files go before the run ends.
-    sudoku_factory::signals::install();
+    sudoku_factory::util::signals::install();
     let result = match &cli.command {
         Command::Generate(args) => cmd::generate::run(args),
         Command::Solve(args) => cmd::solve::run(args),
@@ -34,7 +34,7 @@ fn main() -> ExitCode {
         Command::Render(args) => cmd::render::run(args),
     };
     // A signal's sweep removed files under the run's feet: end by that signal instead.
-    sudoku_factory::signals::settle();
+    sudoku_factory::util::signals::settle();
     match result {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Defects) => ExitCode::from(1),

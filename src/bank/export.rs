@@ -13,8 +13,8 @@
 use std::collections::HashSet;
 use std::path::Path;
 
+use crate::bank::format::canonical_key;
 use crate::engine::grid::Size;
-use crate::run::pipeline::canonical_key;
 
 /// The schema version of an exported SQLite file (`PRAGMA user_version`): bumped when
 /// the `puzzles` or `meta` tables change shape.
@@ -502,6 +502,7 @@ impl Filter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::bank::format::{COLUMNS, REQUIRED_COLUMNS};
 
     /// Regression: a FILE whose name is not UTF-8 had no extension to infer from.
     #[cfg(unix)]
@@ -530,14 +531,8 @@ mod tests {
     }
 
     fn schema(extra: &[&str]) -> Schema {
-        let mut header = vec![
-            "id",
-            "puzzle",
-            "solution",
-            "clues",
-            "difficulty",
-            "canonical",
-        ];
+        // The columns every bank has (banks before the rating stop there).
+        let mut header = COLUMNS[..REQUIRED_COLUMNS].to_vec();
         header.extend_from_slice(extra);
         Schema::from_header(&record(&header), Size::Nine).unwrap()
     }
@@ -648,14 +643,7 @@ mod tests {
             String::from_utf8(out).unwrap(),
             format!("{},{SOLUTION}\n", PUZZLE.replace('.', "0"))
         );
-        let header = record(&[
-            "id",
-            "puzzle",
-            "solution",
-            "clues",
-            "difficulty",
-            "canonical",
-        ]);
+        let header = record(&COLUMNS[..REQUIRED_COLUMNS]);
         let big = Schema::from_header(&header, Size::Sixteen).unwrap();
         let row = record(&["1", &"1".repeat(256), &"1".repeat(256), "256", "easy", ""]);
         assert!(matches!(

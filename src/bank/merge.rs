@@ -21,7 +21,7 @@
 //! restores the global order. The survivors and their order do not depend on P, so
 //! the output is byte-identical with or without a tight budget.
 //!
-//! **Bytes.** Frames are cut with [`pipeline::frame_layout`] (the generator's own
+//! **Bytes.** Frames are cut with [`format::frame_layout`] (the generator's own
 //! layout, for the first input's `variants`) and encoded with [`FrameEncoder`]: the
 //! same rows give the same bytes as `generate`. Every input is read completely before
 //! the first output file is created, so a bad input leaves nothing under a final name.
@@ -33,16 +33,15 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::bank::format::{self, canonical_key, Manifest, Params};
 use crate::bank::sink::{
-    self, BankWriter, FrameEncoder, FrameSender, Manifest, Params, SinkConfig, SinkError, SpillDir,
-    SpillReader,
+    self, BankWriter, FrameEncoder, FrameSender, SinkConfig, SinkError, SpillDir, SpillReader,
 };
 use crate::bank::{self, BankError, Digest, Label, Row, RowError, ShardReader};
 use crate::engine::board::{Board, Rating};
 use crate::engine::grid::Size;
 use crate::engine::nxn::MAX_CELLS;
 use crate::engine::rating::Technique;
-use crate::run::pipeline::{self, canonical_key};
 
 /// Estimated memory of one row of boards `C` held in memory: the record, its share
 /// of the deduplication and cap tables, and slack for the sort.
@@ -63,12 +62,12 @@ pub enum MergeError {
     Bank(#[from] BankError),
     #[error(transparent)]
     Sink(#[from] SinkError),
-    #[error("{manifest}: the bank is incomplete ({rows} rows listed){missing}; finish it with `sudoku-factory generate --resume {dir}`")]
+    #[error("{manifest}: the bank is incomplete ({rows} rows listed){missing}; {hint}")]
     Incomplete {
         manifest: PathBuf,
-        dir: PathBuf,
         rows: u64,
         missing: String,
+        hint: String,
     },
     #[error("{path}: {what}; the shard is damaged or was changed (check the bank with `sudoku-factory verify`)")]
     ShardMismatch { path: PathBuf, what: String },
@@ -104,11 +103,11 @@ pub enum MergeError {
     ExtraColumns { path: PathBuf, columns: String },
 }
 
-/// Refuses a shard whose header has columns after [`sink::HEADER`]'s: `merge` writes
+/// Refuses a shard whose header has columns after [`format::HEADER`]'s: `merge` writes
 /// the bank's columns only (regression: it dropped them without a word; `export`
 /// passes them through).
 fn check_columns(reader: &ShardReader, path: &Path) -> Result<(), MergeError> {
-    let ours = sink::HEADER.iter().filter(|&&b| b == b',').count() + 1;
+    let ours = format::HEADER.iter().filter(|&&b| b == b',').count() + 1;
     let header = reader.header();
     if header.len() <= ours {
         return Ok(());
@@ -218,7 +217,7 @@ pub fn open_input(dir: &Path) -> Result<Input, MergeError> {
         .params
         .board_size()
         .map_err(|reason| MergeError::UnknownSize {
-            path: dir.join(sink::MANIFEST),
+            path: dir.join(format::MANIFEST),
             reason,
         })?;
     if !manifest.complete {
@@ -233,10 +232,10 @@ pub fn open_input(dir: &Path) -> Result<Input, MergeError> {
             _ => String::new(),
         };
         return Err(MergeError::Incomplete {
-            manifest: dir.join(sink::MANIFEST),
-            dir: dir.to_path_buf(),
+            manifest: dir.join(format::MANIFEST),
             rows: manifest.rows,
             missing,
+            hint: manifest.finish_hint(dir),
         });
     }
     for shard in &manifest.shards {
@@ -259,18 +258,18 @@ pub fn open_input(dir: &Path) -> Result<Input, MergeError> {
     })
 }
 
-fn check_digest(path: &Path, shard: &sink::ShardRecord, digest: &Digest) -> Result<(), MergeError> {
-    let what = if digest.bytes != shard.bytes {
-        format!("{} bytes, the manifest lists {}", digest.bytes, shard.bytes)
-    } else if !digest.hex().eq_ignore_ascii_case(&shard.xxh3) {
-        format!("XXH3 {}, the manifest lists {}", digest.hex(), shard.xxh3)
-    } else {
-        return Ok(());
-    };
-    Err(MergeError::ShardMismatch {
-        path: path.to_path_buf(),
-        what,
-    })
+fn check_digest(
+    path: &Path,
+    shard: &format::ShardRecord,
+    digest: &Digest,
+) -> Result<(), MergeError> {
+    match bank::reader::shard_mismatch(shard, shard.rows, digest) {
+        None => Ok(()),
+        Some(what) => Err(MergeError::ShardMismatch {
+            path: path.to_path_buf(),
+            what,
+        }),
+    }
 }
 
 /// The shards a generated bank (or worker) should hold but its manifest does not
@@ -293,14 +292,14 @@ fn missing_shards(m: &Manifest, shown: usize) -> Option<(Vec<String>, u64)> {
     let listed: HashSet<&str> = m.shards.iter().map(|s| s.file.as_str()).collect();
     let owned_listed = listed
         .iter()
-        .filter_map(|name| sink::shard_index(name))
+        .filter_map(|name| format::shard_index(name))
         .filter(|&s| s < n_shards && s % workers == worker)
         .count() as u64;
     let total = owned - owned_listed.min(owned);
     // Each index looked at is listed or missing: at most |listed| + `shown` of them.
     let names = (worker..n_shards)
         .step_by(usize::try_from(workers).unwrap_or(usize::MAX))
-        .map(sink::shard_name)
+        .map(format::shard_name)
         .filter(|name| !listed.contains(name.as_str()))
         .take(shown.min(usize::try_from(total).unwrap_or(usize::MAX)))
         .collect();
@@ -457,7 +456,7 @@ impl<C: Copy + AsRef<[u8]> + AsMut<[u8]>> Record<C> {
 impl<C> Record<C> {
     /// Appends the CSV row with id `id`, byte for byte as `generate` writes it.
     fn format<B: Board<Cells = C>>(&self, id: u64, out: &mut Vec<u8>) {
-        let row = sink::RowOut {
+        let row = format::RowOut {
             id,
             puzzle: &self.puzzle,
             solution: &self.solution,
@@ -466,7 +465,7 @@ impl<C> Record<C> {
             canonical: self.canonical.as_ref(),
             rating: self.rating,
         };
-        sink::format_row::<B>(out, &row);
+        format::format_row::<B>(out, &row);
     }
 }
 
@@ -507,7 +506,7 @@ fn partitions_for(rows: u64, row_bytes: u64, memory: u64) -> u64 {
 fn read_shard<B: Board>(
     input: &Input,
     index: u64,
-    record: &sink::ShardRecord,
+    record: &format::ShardRecord,
     shard: u64,
     order: Order,
     mut each: impl FnMut(Record<B::Cells>) -> Result<(), MergeError>,
@@ -557,7 +556,7 @@ fn read_shard<B: Board>(
 }
 
 /// Every (input index, input, shard record, global shard position), in input order.
-fn all_shards(inputs: &[Input]) -> Vec<(u64, &Input, &sink::ShardRecord, u64)> {
+fn all_shards(inputs: &[Input]) -> Vec<(u64, &Input, &format::ShardRecord, u64)> {
     let mut out = Vec::new();
     for (i, input) in inputs.iter().enumerate() {
         for s in &input.manifest.shards {
@@ -750,7 +749,7 @@ fn write_bank<B: Board>(
     params.count = Some(summary.rows_written);
     let shard_rows = out.shard_rows;
     let writer = BankWriter::create(out, params)?;
-    let layout = pipeline::frame_layout(summary.rows_written, config.layout_variants, shard_rows);
+    let layout = format::frame_layout(summary.rows_written, config.layout_variants, shard_rows);
     sink::write_frames(
         writer,
         |_, _| {},

@@ -1,13 +1,19 @@
 //! The bank format and everything that reads or writes a bank (DESIGN.md, "Bank
 //! layout"): a directory of zstd-compressed CSV shards and a manifest.
 //!
-//! * [`sink`] — the write side and the format: [`sink::Params`] (the manifest's typed
-//!   parameters), the one row format [`sink::format_row`], shards written atomically,
-//!   the manifest, the one writer thread [`sink::write_frames`] of `generate` and
-//!   `merge`, and `merge`'s scratch files. The only module that creates, renames or
-//!   deletes files under a bank directory.
-//! * [`reader`] — the read side: the manifest and a streaming, checksumming shard row
-//!   reader (re-exported here: `bank::read_manifest`, `bank::ShardReader`, ...).
+//! * [`format`] — the format both sides share, no I/O: [`format::COLUMNS`] and
+//!   [`format::HEADER`], the one row format [`format::format_row`], shard and
+//!   manifest names, [`format::Manifest`] with its typed [`format::Params`], the frame
+//!   layout of a run, [`format::canonical_key`] and the seed record
+//!   [`format::SeedPuzzle`].
+//! * [`sink`] — the write side: shards written atomically, the manifest, the one
+//!   writer thread [`sink::write_frames`] of `generate` and `merge`, seed files and
+//!   `merge`'s scratch files. The only module that creates, renames or deletes files
+//!   under a bank directory.
+//! * [`reader`] — the read side: the manifest, the checks of a bank a command reads
+//!   whole ([`reader::check_complete`], [`reader::check_bands`]), and a streaming,
+//!   checksumming shard row reader (re-exported here: `bank::read_manifest`,
+//!   `bank::ShardReader`, ...).
 //! * [`seeds`] — the seed files of a staged run (`--stage seeds`, `--stage expand`):
 //!   names, manifest, chunk layout and encoding; no I/O (`sink` writes them, `reader`
 //!   reads them).
@@ -19,6 +25,7 @@
 //!   row filter, the SQLite table and statements, the JSON Lines and Kaggle encoders.
 
 pub mod export;
+pub mod format;
 pub mod merge;
 pub mod reader;
 pub mod seeds;
@@ -28,5 +35,5 @@ pub mod verify;
 
 pub use reader::{
     digest_file, read_manifest, shard_files, BankError, Digest, Label, RecordReader, Row, RowError,
-    ShardReader, COLUMNS,
+    ShardReader,
 };

@@ -21,21 +21,16 @@ use std::path::{Path, PathBuf};
 use std::hash::Hasher as _;
 use twox_hash::XxHash3_64 as Xxh3;
 
+use crate::bank::format::{
+    Manifest, Params, SeedPuzzle, ShardRecord, COLUMNS, HEADER, MANIFEST, REQUIRED_COLUMNS,
+};
+use crate::bank::seeds::SeedScan;
 use crate::bank::seeds::{self, SeedFileError, SeedManifest};
-use crate::bank::sink::{Manifest, Params, SeedScan, HEADER, MANIFEST};
 use crate::engine::grid::{self, Cells, Size};
 use crate::engine::rating::Rating;
-use crate::run::seed::SeedPuzzle;
 
 /// The columns every shard starts with, in this order (more may follow).
-pub const COLUMNS: [&str; 6] = [
-    "id",
-    "puzzle",
-    "solution",
-    "clues",
-    "difficulty",
-    "canonical",
-];
+const REQUIRED: &[&str] = COLUMNS.split_at(REQUIRED_COLUMNS).0;
 
 /// Why a bank or a shard could not be read any further.
 #[derive(Debug, thiserror::Error)]
@@ -106,6 +101,158 @@ fn seeds_hint(dir: &Path) -> String {
         )
     } else {
         String::new()
+    }
+}
+
+/// Why a bank cannot be read whole, found before any row is read (checksums are
+/// checked while reading).
+#[derive(Debug, thiserror::Error)]
+pub enum OpenError {
+    #[error("{} is incomplete ({} says complete: false; {rows} rows in {shards} shards so far): {hint}", dir.display(), dir.join(MANIFEST).display())]
+    Incomplete {
+        dir: PathBuf,
+        rows: u64,
+        shards: usize,
+        hint: String,
+    },
+    #[error("{} lists {}, which cannot be read (run `sudoku-factory verify {}`): {error}", dir.join(MANIFEST).display(), path.display(), dir.display())]
+    Unreadable {
+        dir: PathBuf,
+        path: PathBuf,
+        error: io::Error,
+    },
+    #[error("{} has {found} bytes, {} lists {listed} (run `sudoku-factory verify {}`)", path.display(), dir.join(MANIFEST).display(), dir.display())]
+    WrongSize {
+        dir: PathBuf,
+        path: PathBuf,
+        found: u64,
+        listed: u64,
+    },
+    #[error("--difficulty {name:?}: the bank has no such band (its bands: {known})")]
+    NoSuchBand { name: String, known: String },
+    #[error("{} is a file of the bank {} itself: write the output elsewhere", to.display(), dir.display())]
+    OwnFile { to: PathBuf, dir: PathBuf },
+}
+
+/// A bank whose run did not finish, or whose listed shards are missing or of the
+/// wrong size, is refused before anything is written: the one check of `export`,
+/// `render` and every reader that needs the whole bank.
+pub fn check_complete(dir: &Path, manifest: &Manifest) -> Result<(), OpenError> {
+    if !manifest.complete {
+        return Err(OpenError::Incomplete {
+            dir: dir.to_path_buf(),
+            rows: manifest.rows,
+            shards: manifest.shards.len(),
+            hint: manifest.finish_hint(dir),
+        });
+    }
+    for shard in &manifest.shards {
+        let path = dir.join(&shard.file);
+        let meta = fs::metadata(&path).map_err(|error| OpenError::Unreadable {
+            dir: dir.to_path_buf(),
+            path: path.clone(),
+            error,
+        })?;
+        if meta.len() != shard.bytes {
+            return Err(OpenError::WrongSize {
+                dir: dir.to_path_buf(),
+                path,
+                found: meta.len(),
+                listed: shard.bytes,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// `--difficulty` names must be bands of the bank's table (clue or rating bands, as
+/// its manifest's `grade` says), when its manifest says which (a merged bank of
+/// different tables does not: any name is taken).
+pub fn check_bands(names: &[String], manifest: &Manifest, size: Size) -> Result<(), OpenError> {
+    let Some(table) = manifest.params.band_table(size) else {
+        return Ok(());
+    };
+    for name in names {
+        if !table.bands().iter().any(|b| &b.name == name) {
+            let known: Vec<&str> = table.bands().iter().map(|b| b.name.as_str()).collect();
+            return Err(OpenError::NoSuchBand {
+                name: name.clone(),
+                known: known.join(", "),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// An output must not be one of BANK's own files (`--force` would replace the shard
+/// being read, or the manifest): `export --to`, `stats --svg`, `render`'s outputs.
+pub fn refuse_bank_file(to: &Path, dir: &Path) -> Result<(), OpenError> {
+    let name = to.file_name().and_then(|n| n.to_str()).unwrap_or_default();
+    let is_bank_name = name == MANIFEST || crate::bank::format::shard_index(name).is_some();
+    let parent = match to.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let same_dir = match (parent.canonicalize(), dir.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    if is_bank_name && same_dir {
+        return Err(OpenError::OwnFile {
+            to: to.to_path_buf(),
+            dir: dir.to_path_buf(),
+        });
+    }
+    Ok(())
+}
+
+/// A shard's header line (`None`: the shard is empty) must start with the columns
+/// every bank has; the one check of both row readers.
+fn check_header(path: &Path, header: Option<&csv::ByteRecord>) -> Result<(), BankError> {
+    let fits = |h: &csv::ByteRecord| {
+        h.len() >= REQUIRED.len()
+            && REQUIRED
+                .iter()
+                .zip(h.iter())
+                .all(|(want, got)| want.as_bytes() == got)
+    };
+    match header {
+        Some(h) if fits(h) => Ok(()),
+        _ => Err(BankError::Header {
+            path: path.to_path_buf(),
+            expected: String::from_utf8_lossy(HEADER.trim_ascii_end()).into_owned(),
+            found: header.map_or_else(
+                || "an empty shard".to_string(),
+                |h| {
+                    h.iter()
+                        .map(|f| String::from_utf8_lossy(f).into_owned())
+                        .collect::<Vec<_>>()
+                        .join(",")
+                },
+            ),
+        }),
+    }
+}
+
+/// How a shard just read differs from its manifest entry — its row count, size or
+/// XXH3 — or `None` when it matches: the one comparison of every reader that checks a
+/// bank as it reads it (`export`, `render`, `merge`).
+pub fn shard_mismatch(shard: &ShardRecord, rows: u64, digest: &Digest) -> Option<String> {
+    if rows != shard.rows {
+        Some(format!("{rows} rows, the manifest lists {}", shard.rows))
+    } else if digest.bytes != shard.bytes {
+        Some(format!(
+            "{} bytes, the manifest lists {}",
+            digest.bytes, shard.bytes
+        ))
+    } else if !digest.hex().eq_ignore_ascii_case(&shard.xxh3) {
+        Some(format!(
+            "XXH3 {}, the manifest lists {}",
+            digest.hex(),
+            shard.xxh3
+        ))
+    } else {
+        None
     }
 }
 
@@ -333,30 +480,9 @@ impl ShardReader {
         }
         self.header_read = true;
         let more = self.read_record()?;
-        let ok = more
-            && self.record.len() >= COLUMNS.len()
-            && COLUMNS
-                .iter()
-                .zip(self.record.iter())
-                .all(|(want, got)| want.as_bytes() == got);
-        if ok {
-            self.header.clone_from(&self.record);
-            return Ok(());
-        }
-        let found = if more {
-            self.record
-                .iter()
-                .map(|f| String::from_utf8_lossy(f).into_owned())
-                .collect::<Vec<_>>()
-                .join(",")
-        } else {
-            "an empty shard".to_string()
-        };
-        Err(BankError::Header {
-            path: self.path.clone(),
-            expected: String::from_utf8_lossy(HEADER.trim_ascii_end()).into_owned(),
-            found,
-        })
+        check_header(&self.path, more.then_some(&self.record))?;
+        self.header.clone_from(&self.record);
+        Ok(())
     }
 
     /// The next row: `None` at the end of the shard (or after a fatal error), a
@@ -493,30 +619,9 @@ impl RecordReader {
         }
         let mut header = csv::ByteRecord::new();
         let more = self.next_record(&mut header)?;
-        let ok = more
-            && header.len() >= COLUMNS.len()
-            && COLUMNS
-                .iter()
-                .zip(header.iter())
-                .all(|(want, got)| want.as_bytes() == got);
-        if ok {
-            self.header = header;
-            return Ok(());
-        }
-        let found = if more {
-            header
-                .iter()
-                .map(|f| String::from_utf8_lossy(f).into_owned())
-                .collect::<Vec<_>>()
-                .join(",")
-        } else {
-            "an empty shard".to_string()
-        };
-        Err(BankError::Header {
-            path: self.path.clone(),
-            expected: String::from_utf8_lossy(HEADER.trim_ascii_end()).into_owned(),
-            found,
-        })
+        check_header(&self.path, more.then_some(&header))?;
+        self.header = header;
+        Ok(())
     }
 
     /// The header line (empty until [`RecordReader::read_header`] succeeded).
@@ -770,20 +875,20 @@ fn parse_record<C: Copy + AsMut<[u8]>>(
     let field = |i: usize| record.get(i).unwrap_or_default();
     let id = parse_int::<u64>(field(0));
     let fail = |reason: String| RowError { line, id, reason };
-    if record.len() < COLUMNS.len() {
+    if record.len() < REQUIRED.len() {
         return Err(fail(format!(
             "expected at least {} fields, found {}",
-            COLUMNS.len(),
+            REQUIRED.len(),
             record.len()
         )));
     }
     let id = id.ok_or_else(|| fail(format!("id {:?} is not a number", lossy(field(0)))))?;
     let cells = |i: usize| -> Result<C, RowError> {
         let text = std::str::from_utf8(field(i))
-            .map_err(|_| fail(format!("{}: not UTF-8", COLUMNS[i])))?;
+            .map_err(|_| fail(format!("{}: not UTF-8", REQUIRED[i])))?;
         let mut out = empty;
         grid::parse_sized(text, line as usize, size, out.as_mut())
-            .map_err(|e| fail(format!("{}: {e}", COLUMNS[i])))?;
+            .map_err(|e| fail(format!("{}: {e}", REQUIRED[i])))?;
         Ok(out)
     };
     let puzzle = cells(1)?;

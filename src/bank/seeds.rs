@@ -29,8 +29,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bank::sink::Params;
-use crate::run::seed::SeedPuzzle;
+use crate::bank::format::{Params, SeedPuzzle};
 
 /// Seeds per chunk of stage 1: the unit of resumption. Not part of the determinism
 /// contract (a bank's bytes do not depend on it); the manifest records it.
@@ -271,6 +270,14 @@ pub fn decode_seed<C: Copy + AsMut<[u8]>>(
         carve_time: std::time::Duration::ZERO,
         canon_time: std::time::Duration::ZERO,
     })
+}
+
+/// What a resumed seed file keeps: its valid chunks, their bytes and their hash so far
+/// (from [`crate::bank::reader::scan_seed_part`]).
+pub struct SeedScan {
+    pub chunks: u64,
+    pub bytes: u64,
+    pub hash: twox_hash::XxHash3_64,
 }
 
 #[cfg(test)]

@@ -13,36 +13,21 @@
 //! happens in parallel upstream; here rows are only copied into the compressor, so
 //! there is no per-row work and no lock per row.
 
-use crate::signals::{creating, remove_on_signal, OnSignal};
 use std::fs::{self, File};
 use std::io::{self, BufReader, BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
-use serde::{Deserialize, Serialize};
 use std::hash::Hasher as _;
 use twox_hash::XxHash3_64 as Xxh3;
 
-use crate::bank::seeds::{self, SeedManifest};
-use crate::engine::board::{Board, Rating};
-use crate::engine::grade::{BandTable, Scale};
-use crate::engine::grid::Size;
-
-/// The CSV header of every shard.
-pub const HEADER: &[u8] = b"id,puzzle,solution,clues,difficulty,canonical,rating,technique\n";
-/// Name of the manifest inside a bank directory.
-pub const MANIFEST: &str = "manifest.json";
-
-/// The zstd level shards are written at unless `--zstd-level` says otherwise. On
-/// these rows (mostly random digits, which leave long matches rare) level 1 is both
-/// faster and smaller than 3 (and than every level up to 9): a default
-/// 1,000,000-row 9×9 bank is 72.0 MB at level 1 against 77.8 MB at 3, and its
-/// generation takes a fifth less CPU (4×4, 16×16 and 25×25 banks are also no
-/// larger). Banks made before 0.4.2 used 3.
-pub const DEFAULT_ZSTD_LEVEL: i32 = 1;
-/// Directory of the stage histograms inside a bank directory.
-pub const HISTOGRAMS: &str = "histograms";
+use crate::bank::format::{
+    shard_name, Manifest, Params, ShardRecord, HEADER, HISTOGRAMS, MANIFEST,
+};
+use crate::bank::seeds::{self, SeedManifest, SeedScan};
+use crate::util::output::{self, OutputError};
+use crate::util::signals::{creating, remove_on_signal, OnSignal};
 
 /// Why the sink refused or failed.
 #[derive(Debug, thiserror::Error)]
@@ -59,6 +44,8 @@ pub enum SinkError {
     },
     #[error("{0} does not match its size or checksum in the manifest; the bank cannot be resumed (check it with `sudoku-factory verify`)")]
     Corrupt(PathBuf),
+    #[error(transparent)]
+    Output(#[from] OutputError),
     #[error("{action} {path}")]
     Io {
         action: &'static str,
@@ -73,225 +60,6 @@ fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) ->
         path: path.to_path_buf(),
         source,
     }
-}
-
-/// One finished shard as the manifest lists it.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ShardRecord {
-    pub file: String,
-    pub first_id: u64,
-    pub last_id: u64,
-    pub rows: u64,
-    pub bytes: u64,
-    /// XXH3-64 of the compressed file, lowercase hex.
-    pub xxh3: String,
-}
-
-/// `OUT/manifest.json`: enough to check the bank and to regenerate it exactly.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct Manifest {
-    pub tool: String,
-    pub version: String,
-    /// The generation parameters, as the command line gave them (after defaults).
-    pub params: Params,
-    pub shards: Vec<ShardRecord>,
-    pub rows: u64,
-    pub bytes: u64,
-    pub complete: bool,
-}
-
-/// A manifest's `params`: what the bank was made with, enough to check it and, for
-/// a generated bank, to make it again (`generate --resume`). Every field has a
-/// default, so a manifest written before a field existed still reads; fields a
-/// merged bank does not have (`seed`, `fill`, ...) are absent from its JSON.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct Params {
-    /// Board side: 4, 9, 16 or 25 (banks from before other sizes existed: 9).
-    pub size: u64,
-    /// Rows of the bank when complete.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub count: Option<u64>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed: Option<u64>,
-    /// Rows made from each seed.
-    pub variants: u32,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub fill: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub carve: Option<String>,
-    pub symmetry: String,
-    /// The band table, as `--bands` takes it (`default` for the size's table).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub bands: Option<String>,
-    /// The selected bands, comma-separated.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub difficulty: Option<String>,
-    /// What the bands grade by: `rating` for `--grade rating`; absent for clue
-    /// counts (so a clue-graded bank's manifest is unchanged).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub grade: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub max_attempts: Option<u32>,
-    pub shard_rows: u64,
-    pub zstd_level: i32,
-    /// Seeds per batch of the build that made the bank (resume needs the same).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seed_batch: Option<u64>,
-    pub workers: u64,
-    pub worker: u64,
-    /// Stage 2 of a staged run (`--stage expand`): the directory of stage 1's seed
-    /// files, as given on the command line.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub seeds: Option<String>,
-    /// How a merged bank was made.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub merge: Option<MergeParams>,
-    /// False for `generate --no-rating`: the `rating`/`technique` columns are left
-    /// empty. Written only when false, so a rated bank's manifest is unchanged.
-    #[serde(default = "rated_by_default", skip_serializing_if = "is_rated")]
-    pub rating: bool,
-}
-
-fn rated_by_default() -> bool {
-    true
-}
-
-fn is_rated(rating: &bool) -> bool {
-    *rating
-}
-
-impl Default for Params {
-    fn default() -> Params {
-        Params {
-            size: 9,
-            count: None,
-            seed: None,
-            variants: 1,
-            fill: None,
-            carve: None,
-            symmetry: "none".into(),
-            bands: None,
-            difficulty: None,
-            grade: None,
-            max_attempts: None,
-            shard_rows: 1_000_000,
-            zstd_level: DEFAULT_ZSTD_LEVEL,
-            seed_batch: None,
-            workers: 1,
-            worker: 0,
-            seeds: None,
-            merge: None,
-            rating: true,
-        }
-    }
-}
-
-impl Manifest {
-    /// The sudoku-factory version whose rater gave the rating columns: the version
-    /// that wrote the bank, or for a merge the oldest of its inputs' (a merge copies
-    /// ratings, it does not rate).
-    pub fn rated_by(&self) -> &str {
-        let inputs = self.params.merge.as_ref().map(|m| m.inputs.as_slice());
-        match inputs {
-            Some(inputs) if !inputs.is_empty() => inputs
-                .iter()
-                .map(|i| i.rated_by.as_deref().unwrap_or(&self.version))
-                .min_by_key(|v| version_key(v))
-                .unwrap_or(&self.version),
-            _ => &self.version,
-        }
-    }
-}
-
-/// A version `MAJOR.MINOR.PATCH` as a key that sorts in release order; an unreadable
-/// one sorts last (it counts as current).
-pub fn version_key(version: &str) -> (u64, u64, u64) {
-    let mut it = version.split('.').map(|p| p.parse::<u64>().ok());
-    match (it.next(), it.next(), it.next()) {
-        (Some(Some(a)), Some(Some(b)), Some(Some(c))) => (a, b, c),
-        _ => (u64::MAX, u64::MAX, u64::MAX),
-    }
-}
-
-impl Params {
-    /// The scale the bank's bands grade by: `clues` (the default) or `rating`.
-    pub fn grade_scale(&self) -> &str {
-        self.grade.as_deref().unwrap_or("clues")
-    }
-
-    /// The bank's band table, read on its scale; `None` when it records none (a
-    /// merge of different tables) or one this build cannot read.
-    pub fn band_table(&self, size: Size) -> Option<BandTable> {
-        let scale = Scale::from_name(self.grade_scale())?;
-        BandTable::parse_scaled(self.bands.as_deref()?, size, scale).ok()
-    }
-
-    /// The board size `size` names.
-    pub fn board_size(&self) -> Result<Size, String> {
-        usize::try_from(self.size)
-            .ok()
-            .and_then(Size::from_side)
-            .ok_or_else(|| format!("size {} is not 4, 9, 16 or 25", self.size))
-    }
-
-    /// The same run: equal params but for the worker split (`workers`, `worker`) and
-    /// where a staged run's seeds were read from (`seeds`: the same bytes either way,
-    /// and each node may mount the directory under its own path).
-    pub fn same_run(&self, other: &Params) -> bool {
-        let strip = |p: &Params| Params {
-            workers: 0,
-            worker: 0,
-            seeds: None,
-            ..p.clone()
-        };
-        strip(self) == strip(other)
-    }
-
-    /// The same seed population: equal params but for what only the expansion and
-    /// the split use (`workers`, `worker`, `shard_rows`, `zstd_level`, `seeds`). `None`
-    /// when equal, else the name of a field that differs.
-    pub fn seed_difference(&self, other: &Params) -> Option<&'static str> {
-        let (a, b) = (self, other);
-        let fields: [(&'static str, bool); 12] = [
-            ("size", a.size == b.size),
-            ("count", a.count == b.count),
-            ("seed", a.seed == b.seed),
-            ("variants", a.variants == b.variants),
-            ("fill", a.fill == b.fill),
-            ("carve", a.carve == b.carve),
-            ("symmetry", a.symmetry == b.symmetry),
-            ("bands", a.bands == b.bands),
-            ("difficulty", a.difficulty == b.difficulty),
-            ("grade", a.grade == b.grade),
-            ("max_attempts", a.max_attempts == b.max_attempts),
-            ("seed_batch", a.seed_batch == b.seed_batch),
-        ];
-        fields.iter().find(|(_, same)| !same).map(|(name, _)| *name)
-    }
-}
-
-/// `params.merge` of a merged bank.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MergeParams {
-    /// `id` (the workers of one run) or `input` (input by input).
-    pub order: String,
-    pub max_per_class: Option<u64>,
-    /// The `variants` whose frame layout the merged bank follows.
-    pub layout_variants: u32,
-    pub inputs: Vec<MergeInput>,
-}
-
-/// One input of a merge, for provenance.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct MergeInput {
-    pub dir: String,
-    pub rows: u64,
-    pub params: Params,
-    /// The sudoku-factory version whose rater gave the input's rating columns (its
-    /// [`Manifest::rated_by`]); absent from merges made by earlier builds.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub rated_by: Option<String>,
 }
 
 /// Settings of the sink.
@@ -373,19 +141,6 @@ pub struct BankWriter {
     open: Option<OpenShard>,
 }
 
-/// The file name of shard `index`.
-pub fn shard_name(index: u64) -> String {
-    format!("bank-{index:05}.csv.zst")
-}
-
-/// The index of the shard named `name`, the inverse of [`shard_name`] (`None` for
-/// any other name, `bank-1.csv.zst` included).
-pub fn shard_index(name: &str) -> Option<u64> {
-    let index = name.strip_prefix("bank-")?.strip_suffix(".csv.zst")?;
-    let index: u64 = index.parse().ok()?;
-    (shard_name(index) == name).then_some(index)
-}
-
 fn is_bank_file(name: &str) -> bool {
     name == MANIFEST
         || name == HISTOGRAMS
@@ -400,32 +155,17 @@ fn write_atomic(dir: &Path, path: &Path, bytes: &[u8]) -> Result<(), SinkError> 
     sync_dir(dir)
 }
 
-/// Writes `bytes` under a temporary name and renames it to `path`, so a reader never
-/// sees a partial file; with `durable` the data is fsynced before the rename.
+/// Writes `bytes` under the bank's temporary name `.NAME.tmp` (which [`is_bank_file`]
+/// knows) and renames it to `path`, so a reader never sees a partial file; with
+/// `durable` the data is fsynced before the rename.
 fn replace_file(dir: &Path, path: &Path, bytes: &[u8], durable: bool) -> Result<(), SinkError> {
     let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("file");
     let tmp = dir.join(format!(".{name}.tmp"));
-    let _on_signal = remove_on_signal(tmp.clone(), false);
-    let written = (|| {
-        let mut f = creating(|| File::create(&tmp)).map_err(io_err("creating", &tmp))?;
-        f.write_all(bytes).map_err(io_err("writing", &tmp))?;
-        if durable {
-            f.sync_all().map_err(io_err("syncing", &tmp))?;
-        }
-        drop(f);
-        fs::rename(&tmp, path).map_err(io_err("renaming into place", path))
-    })();
-    if written.is_err() {
-        // Never leave a half-written file behind, even a hidden one.
-        let _ = fs::remove_file(&tmp);
-    }
-    written
+    Ok(output::write_via(&tmp, path, bytes, durable)?)
 }
 
 fn sync_dir(dir: &Path) -> Result<(), SinkError> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .map_err(io_err("syncing directory", dir))
+    Ok(output::sync_dir(dir)?)
 }
 
 /// Frames in flight between a producer and the writer thread: the bound is what
@@ -495,73 +235,6 @@ pub fn write_frames<E: From<SinkError>>(
             (Ok(()), Ok(writer)) => writer.finish().map_err(E::from),
         }
     })
-}
-
-/// One row on its way out, borrowed from whoever made it (the pipeline's seed and
-/// variant, `merge`'s record): the fields of DESIGN.md's columns.
-#[derive(Clone, Copy, Debug)]
-pub struct RowOut<'a, C> {
-    pub id: u64,
-    pub puzzle: &'a C,
-    pub solution: &'a C,
-    pub clues: u16,
-    pub band: &'a str,
-    pub canonical: Option<&'a C>,
-    pub rating: Option<Rating>,
-}
-
-/// Appends one CSV row of a bank (DESIGN.md's columns `id,puzzle,solution,clues,
-/// difficulty,canonical,rating,technique`) for boards `B`: the one row format of
-/// `generate` and `merge`. `canonical: None` leaves its field empty, `rating: None`
-/// the last two (sizes without a rater). A band name that needs CSV
-/// quoting (never a generated one: those are `[A-Za-z0-9_-]`) is quoted.
-pub fn format_row<B: Board>(out: &mut Vec<u8>, row: &RowOut<'_, B::Cells>) {
-    let RowOut {
-        id,
-        puzzle,
-        solution,
-        clues,
-        band,
-        canonical,
-        rating,
-    } = *row;
-    // A board's cells are exactly as many bytes as its text: the buffer is one.
-    let mut text = B::empty();
-    let buf = text.as_mut();
-    let mut num = itoa::Buffer::new();
-    out.extend_from_slice(num.format(id).as_bytes());
-    out.push(b',');
-    B::format_into(puzzle, buf);
-    out.extend_from_slice(buf);
-    out.push(b',');
-    B::format_into(solution, buf);
-    out.extend_from_slice(buf);
-    out.push(b',');
-    out.extend_from_slice(num.format(clues).as_bytes());
-    out.push(b',');
-    if band.contains([',', '"', '\n', '\r']) {
-        out.push(b'"');
-        out.extend_from_slice(band.replace('"', "\"\"").as_bytes());
-        out.push(b'"');
-    } else {
-        out.extend_from_slice(band.as_bytes());
-    }
-    out.push(b',');
-    if let Some(c) = canonical {
-        B::format_zeros_into(c, buf);
-        out.extend_from_slice(buf);
-    }
-    out.push(b',');
-    if let Some(r) = rating {
-        out.extend_from_slice(num.format(r.rating / 10).as_bytes());
-        out.push(b'.');
-        out.push(b'0' + r.rating % 10);
-        out.push(b',');
-        out.extend_from_slice(r.technique.name().as_bytes());
-    } else {
-        out.push(b',');
-    }
-    out.push(b'\n');
 }
 
 /// Name of the scratch directory under an output directory (hidden; see [`SpillDir`]).
@@ -851,31 +524,32 @@ impl BankWriter {
     }
 }
 
-/// Writes each stage's `.hgrm` and `.hlog` under `OUT/histograms/`, each under a
-/// temporary name and renamed. Measurements, not bank data: one fsync of the
-/// directory at the end instead of two per file, which cost more than recording the
-/// histograms on a short run.
-pub fn write_histograms(
+/// Writes each stage's `.hgrm` and `.hlog` (`(stage name, hgrm text, hlog bytes)`,
+/// as `run::timing` renders them) under `OUT/histograms/`, each under a temporary
+/// name and renamed. Measurements, not bank data: one fsync of the directory at the
+/// end instead of two per file, which cost more than recording the histograms on a
+/// short run.
+pub fn write_histograms<'a>(
     dir: &Path,
-    reports: &[crate::run::timing::StageReport],
+    reports: impl IntoIterator<Item = (&'a str, &'a [u8], &'a [u8])>,
 ) -> Result<(), SinkError> {
-    if reports.is_empty() {
+    let mut reports = reports.into_iter().peekable();
+    if reports.peek().is_none() {
         return Ok(());
     }
     let hist_dir = dir.join(HISTOGRAMS);
     fs::create_dir_all(&hist_dir).map_err(io_err("creating", &hist_dir))?;
-    for r in reports {
-        let stem = r.stage.name();
+    for (stem, hgrm, hlog) in reports {
         replace_file(
             &hist_dir,
             &hist_dir.join(format!("{stem}.hgrm")),
-            r.hgrm.as_bytes(),
+            hgrm,
             false,
         )?;
         replace_file(
             &hist_dir,
             &hist_dir.join(format!("{stem}.hlog")),
-            &r.hlog,
+            hlog,
             false,
         )?;
     }
@@ -900,14 +574,6 @@ pub struct SeedFileWriter {
     part: PathBuf,
     manifest: SeedManifest,
     file: Hashing<BufWriter<File>>,
-}
-
-/// What a resumed seed file keeps: its valid chunks, their bytes and their hash so far
-/// (from [`crate::bank::reader::scan_seed_part`]).
-pub struct SeedScan {
-    pub chunks: u64,
-    pub bytes: u64,
-    pub hash: Xxh3,
 }
 
 impl SeedFileWriter {
@@ -1045,98 +711,5 @@ impl SeedFileWriter {
         let mut json = serde_json::to_vec_pretty(&self.manifest).expect("manifest serialises");
         json.push(b'\n');
         write_atomic(&self.dir, &seeds::manifest_path(&self.dir, k, n), &json)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn shard_index_inverts_shard_name_and_refuses_other_names() {
-        for index in [0, 7, 99_999, 123_456, u64::MAX] {
-            assert_eq!(shard_index(&shard_name(index)), Some(index));
-        }
-        for name in [
-            "bank-1.csv.zst",
-            "bank-00001.csv",
-            "bank-0000x.csv.zst",
-            "manifest.json",
-        ] {
-            assert_eq!(shard_index(name), None, "{name}");
-        }
-    }
-
-    #[test]
-    fn params_read_old_manifests_with_their_defaults() {
-        // A 9×9 bank from before `size` and `symmetry` existed.
-        let old: Params = serde_json::from_str(
-            r#"{"count": 10, "seed": 1, "variants": 5, "fill": "template", "carve": "minimal",
-                "bands": "default", "difficulty": "easy", "max_attempts": 3, "shard_rows": 4,
-                "zstd_level": 3, "seed_batch": 4096, "unknown_later_field": true}"#,
-        )
-        .unwrap();
-        assert_eq!(old.board_size(), Ok(Size::Nine));
-        assert_eq!(old.symmetry, "none");
-        assert_eq!((old.workers, old.worker), (1, 0));
-        assert_eq!(old.variants, 5);
-        let bad = Params {
-            size: 7,
-            ..Params::default()
-        };
-        assert_eq!(
-            bad.board_size().unwrap_err(),
-            "size 7 is not 4, 9, 16 or 25"
-        );
-    }
-
-    #[test]
-    fn params_round_trip_and_omit_what_a_bank_does_not_have() {
-        let merged = Params {
-            size: 16,
-            count: Some(3),
-            ..Params::default()
-        };
-        let json = serde_json::to_value(&merged).unwrap();
-        assert!(
-            json.get("seed").is_none() && json.get("merge").is_none(),
-            "{json}"
-        );
-        assert_eq!(serde_json::from_value::<Params>(json).unwrap(), merged);
-        let worker = Params {
-            seed: Some(9),
-            workers: 3,
-            worker: 2,
-            ..merged.clone()
-        };
-        let other = Params {
-            workers: 1,
-            worker: 0,
-            ..worker.clone()
-        };
-        assert!(worker.same_run(&other));
-        assert!(worker.same_run(&Params {
-            seeds: Some("/mnt/seeds".into()),
-            ..worker.clone()
-        }));
-        assert!(!worker.same_run(&Params {
-            seed: Some(10),
-            ..worker.clone()
-        }));
-        // Stage 2 may choose its own split, shards and compression, not its seeds.
-        let expand = Params {
-            shard_rows: 7,
-            zstd_level: 9,
-            workers: 5,
-            worker: 4,
-            seeds: Some("seeds".into()),
-            ..worker.clone()
-        };
-        assert_eq!(worker.seed_difference(&expand), None);
-        let other_seed = Params {
-            seed: Some(10),
-            ..worker.clone()
-        };
-        assert_eq!(worker.seed_difference(&other_seed), Some("seed"));
     }
 }

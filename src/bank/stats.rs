@@ -21,7 +21,7 @@ use hdrhistogram::serialization::Deserializer;
 use hdrhistogram::Histogram;
 
 use crate::bank::Row;
-use crate::engine::grade::BandTable;
+use crate::engine::bands::BandTable;
 use crate::engine::grid::Size;
 use crate::engine::rating::Technique;
 
@@ -423,7 +423,7 @@ pub fn render_svg(stats: &BankStats, rates: &[(String, Vec<RatePoint>)]) -> Resu
             .caption(
                 format!(
                     "Clue counts ({})",
-                    crate::cmd::counted(stats.rows, "puzzle")
+                    crate::util::text::counted(stats.rows, "puzzle")
                 ),
                 ("sans-serif", 22),
             )

@@ -9,10 +9,10 @@
 
 use std::fmt;
 
-use crate::bank::sink::{Manifest, ShardRecord};
+use crate::bank::format::{Manifest, ShardRecord};
 use crate::bank::{Digest, Row};
+use crate::engine::bands::{BandTable, Scale};
 use crate::engine::board::{Board, Rating};
-use crate::engine::grade::{BandTable, Scale};
 
 /// One thing wrong with the bank.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -279,7 +279,7 @@ fn worker_share(count: u64, shard_rows: u64, workers: u64, worker: u64) -> u64 {
 /// parameters. Returns the band table of the bank when the manifest names one (a
 /// merged bank whose inputs disagree on it names none, and that is no defect).
 pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Option<BandTable> {
-    let here = crate::bank::sink::MANIFEST;
+    let here = crate::bank::format::MANIFEST;
     if !manifest.complete {
         let merged = manifest.params.merge.is_some();
         findings.push(Finding::file(here, Defect::Incomplete { merged }));
@@ -605,7 +605,7 @@ pub fn class_runs<C: AsRef<[u8]>>(rows: &[&Row<C>], shard: u32, runs: &mut Vec<C
     let mut last: Option<[u64; 2]> = None;
     for row in rows {
         let key = row.canonical.as_ref().map(|canonical| {
-            let key = crate::run::pipeline::canonical_key(canonical.as_ref());
+            let key = crate::bank::format::canonical_key(canonical.as_ref());
             [(key >> 64) as u64, key as u64]
         });
         if let Some(key) = key.filter(|&key| last != Some(key)) {
@@ -792,7 +792,7 @@ pub fn held_to<C>(first: &Row<C>, rerated: Option<Option<Rating>>) -> RatingChec
 /// [`crate::engine::rating::RATER_SINCE`] is the first version whose rater gives
 /// today's ratings. An unreadable version counts as current.
 pub fn same_rater(version: &str) -> bool {
-    use crate::bank::sink::version_key;
+    use crate::bank::format::version_key;
     version_key(version) >= version_key(crate::engine::rating::RATER_SINCE)
 }
 
@@ -1237,7 +1237,7 @@ mod tests {
         let manifest = Manifest {
             tool: "sudoku-factory".into(),
             version: "0".into(),
-            params: crate::bank::sink::Params {
+            params: crate::bank::format::Params {
                 bands: Some("default".into()),
                 count: Some(5),
                 ..Default::default()

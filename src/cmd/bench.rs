@@ -16,6 +16,7 @@ use crate::engine::grid::Size;
 use crate::say;
 
 use super::{write_stdout, Outcome};
+use crate::util::output;
 
 /// The longest `--seconds` budget taken: a year per combination.
 const MAX_SECONDS: f64 = 365.0 * 24.0 * 3600.0;
@@ -124,23 +125,24 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     }
     write_stdout(&text)?;
 
+    // Each file whole or not at all: written under a temporary name and renamed.
     let dir = &args.out;
-    let csv_path = dir.join("bench.csv");
-    let mut w = csv::Writer::from_path(&csv_path)
-        .with_context(|| format!("creating {}", csv_path.display()))?;
+    let mut w = csv::Writer::from_writer(Vec::new());
     for record in bench::csv_records(&rows) {
         w.write_record(&record)
-            .with_context(|| format!("writing {}", csv_path.display()))?;
+            .context("encoding the rows as CSV")?;
     }
-    w.flush()
-        .with_context(|| format!("writing {}", csv_path.display()))?;
-    let json_path = dir.join("bench.json");
-    let json = serde_json::to_string_pretty(&rows).context("encoding the rows as JSON")?;
-    fs::write(&json_path, json + "\n")
-        .with_context(|| format!("writing {}", json_path.display()))?;
-    let svg_path = dir.join("bench.svg");
-    fs::write(&svg_path, bench::render_svg(&rows))
-        .with_context(|| format!("writing {}", svg_path.display()))?;
+    let csv = w.into_inner().context("encoding the rows as CSV")?;
+    let json = serde_json::to_string_pretty(&rows).context("encoding the rows as JSON")? + "\n";
+    let svg = bench::render_svg(&rows);
+    for (name, bytes) in [
+        ("bench.csv", csv.as_slice()),
+        ("bench.json", json.as_bytes()),
+        ("bench.svg", svg.as_bytes()),
+    ] {
+        output::write_file(&dir.join(name), bytes)?;
+    }
+    output::sync_dir(dir)?;
     say!(
         "sudoku-factory: wrote {}/bench.{{csv,json,svg}}",
         dir.display()

@@ -14,11 +14,9 @@
 //! file, which is never mistaken for FILE). The formats themselves live in
 //! [`crate::bank::export`].
 
-use crate::signals::{creating, remove_on_signal, OnSignal};
 use std::collections::HashSet;
-use std::fs::{self, File};
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc;
 use std::time::Instant;
 
@@ -31,11 +29,14 @@ use crate::bank::export::{
     ExportError, Field, Filter, Format, Schema, SQLITE_INDEXES, SQLITE_LOAD_PRAGMAS,
     SQLITE_USER_VERSION,
 };
-use crate::bank::sink::{Manifest, DEFAULT_ZSTD_LEVEL, MANIFEST};
+use crate::bank::format::{Manifest, DEFAULT_ZSTD_LEVEL, MANIFEST};
+use crate::bank::reader::{check_bands, check_complete, refuse_bank_file, shard_mismatch};
 use crate::bank::{self, RecordReader};
 use crate::cli::ExportArgs;
 use crate::engine::grid::Size;
 use crate::say;
+use crate::util::output::{refuse_existing, with_write_back, TempOutput, WriteBack};
+use crate::util::signals::creating;
 
 use super::Outcome;
 
@@ -82,7 +83,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     };
     let header = match &first {
         Some(reader) => reader.header().clone(),
-        None => csv::ByteRecord::from(bank::COLUMNS.to_vec()),
+        None => csv::ByteRecord::from(bank::format::COLUMNS.to_vec()),
     };
     let schema = Schema::from_header(&header, size)
         .map_err(|e| anyhow!("{}: {e}", paths.first().map_or(dir, |p| p).display()))?;
@@ -217,141 +218,6 @@ fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format,
     Ok((format, zstd))
 }
 
-/// The directory a file is in (`.` for a bare name).
-pub(crate) fn parent_of(path: &Path) -> &Path {
-    match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    }
-}
-
-/// Outputs are written under a temporary name and renamed over FILE, which would
-/// replace a device or a pipe with a file (`export --to /dev/null --force` replaced
-/// /dev/null), or a symbolic link with a file while its target kept the old bytes
-/// (`--txt /dev/stdout --force` replaced the system's link): such a FILE is refused,
-/// even with `--force`, naming a link's target.
-pub(crate) fn refuse_special(to: &Path) -> anyhow::Result<()> {
-    if fs::symlink_metadata(to).is_ok_and(|meta| meta.is_symlink()) {
-        let target = fs::read_link(to).map_or_else(|_| "?".into(), |t| t.display().to_string());
-        bail!(
-            "{} is a symbolic link (to {target}); outputs are files, written whole and renamed into place, which would replace the link and leave its target as it was: name the target itself",
-            to.display()
-        );
-    }
-    if fs::metadata(to).is_ok_and(|meta| !meta.is_file() && !meta.is_dir()) {
-        bail!(
-            "{} is not a regular file (a device or a pipe); outputs are files, written whole and renamed into place",
-            to.display()
-        );
-    }
-    Ok(())
-}
-
-/// FILE must not exist unless `--force`, and its directory must (checked before
-/// anything is read or written; a missing directory would otherwise be reported
-/// late, under the temporary file's name).
-pub(crate) fn refuse_existing(to: &Path, force: bool) -> anyhow::Result<()> {
-    let dir = parent_of(to);
-    if !dir.is_dir() {
-        // Regression: a regular file in the directory's place was said not to exist.
-        if dir.exists() {
-            bail!("{}: {} is not a directory", to.display(), dir.display());
-        }
-        bail!(
-            "{}: the directory {} does not exist",
-            to.display(),
-            dir.display()
-        );
-    }
-    refuse_special(to)?;
-    match fs::symlink_metadata(to) {
-        Ok(meta) if meta.is_dir() => bail!("{} is a directory, not a file to write", to.display()),
-        Ok(_) if !force => bail!(
-            "{} already exists; pass --force to replace it",
-            to.display()
-        ),
-        _ => Ok(()),
-    }
-}
-
-/// An output must not be one of BANK's own files (`--force` would replace the shard
-/// being read, or the manifest): `export --to`, `stats --svg`, `render`'s outputs.
-pub(crate) fn refuse_bank_file(to: &Path, dir: &Path) -> anyhow::Result<()> {
-    let name = to.file_name().and_then(|n| n.to_str()).unwrap_or_default();
-    let is_bank_name =
-        name == MANIFEST || (name.starts_with("bank-") && name.ends_with(".csv.zst"));
-    let parent = parent_of(to);
-    let same_dir = match (parent.canonicalize(), dir.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if is_bank_name && same_dir {
-        bail!(
-            "{} is a file of the bank {} itself: write the output elsewhere",
-            to.display(),
-            dir.display()
-        );
-    }
-    Ok(())
-}
-
-/// A bank whose run did not finish, or whose listed shards are missing or of the
-/// wrong size, is refused before anything is written (checksums are checked while
-/// reading).
-pub(crate) fn check_complete(dir: &Path, manifest: &Manifest) -> anyhow::Result<()> {
-    if !manifest.complete {
-        bail!(
-            "{} is incomplete ({} says complete: false; {} rows in {} shards so far): finish it with `sudoku-factory generate --resume {}`",
-            dir.display(),
-            dir.join(MANIFEST).display(),
-            manifest.rows,
-            manifest.shards.len(),
-            dir.display()
-        );
-    }
-    for shard in &manifest.shards {
-        let path = dir.join(&shard.file);
-        let meta = fs::metadata(&path).with_context(|| {
-            format!(
-                "{} lists {}, which cannot be read (run `sudoku-factory verify {}`)",
-                dir.join(MANIFEST).display(),
-                path.display(),
-                dir.display()
-            )
-        })?;
-        if meta.len() != shard.bytes {
-            bail!(
-                "{} has {} bytes, {} lists {} (run `sudoku-factory verify {}`)",
-                path.display(),
-                meta.len(),
-                dir.join(MANIFEST).display(),
-                shard.bytes,
-                dir.display()
-            );
-        }
-    }
-    Ok(())
-}
-
-/// `--difficulty` names must be bands of the bank's table (clue or rating bands),
-/// when its manifest says which (a merged bank of different tables does not: any
-/// name is taken).
-pub(crate) fn check_bands(names: &[String], manifest: &Manifest, size: Size) -> anyhow::Result<()> {
-    let Some(table) = manifest.params.band_table(size) else {
-        return Ok(());
-    };
-    for name in names {
-        if !table.bands().iter().any(|b| &b.name == name) {
-            let known: Vec<&str> = table.bands().iter().map(|b| b.name.as_str()).collect();
-            bail!(
-                "--difficulty {name:?}: the bank has no such band (its bands: {})",
-                known.join(", ")
-            );
-        }
-    }
-    Ok(())
-}
-
 fn progress(quiet: bool, total: u64) -> ProgressBar {
     let bar = if quiet {
         ProgressBar::hidden()
@@ -428,18 +294,8 @@ fn read_shards(
             }
         }
         let digest = reader.finish()?;
-        if rows != shard.rows {
-            bail!(
-                "{} holds {rows} rows, the manifest lists {} (run `sudoku-factory verify`)",
-                path.display(),
-                shard.rows
-            );
-        }
-        if digest.bytes != shard.bytes || !digest.hex().eq_ignore_ascii_case(&shard.xxh3) {
-            bail!(
-                "{} does not match its size and XXH3 in the manifest (run `sudoku-factory verify`)",
-                path.display()
-            );
+        if let Some(what) = shard_mismatch(shard, rows, &digest) {
+            bail!("{}: {what} (run `sudoku-factory verify`)", path.display());
         }
     }
     Ok(())
@@ -498,118 +354,6 @@ impl Rows<'_> {
     }
 }
 
-/// The hidden temporary name beside `dest` that a file is written under before its
-/// rename (`.NAME.tmp-PID`: same file system, so the rename is atomic). Also `render`'s.
-pub(crate) fn temp_name(dest: &Path) -> anyhow::Result<PathBuf> {
-    let name = dest
-        .file_name()
-        .ok_or_else(|| anyhow!("{}: not a file name", dest.display()))?;
-    Ok(dest.with_file_name(format!(
-        ".{}.tmp-{}",
-        name.to_string_lossy(),
-        std::process::id()
-    )))
-}
-
-/// Removes the temporary twins of `dest` that killed processes left behind
-/// (`.NAME.tmp-PID` of a PID no longer running: a SIGKILLed export or render runs no
-/// clean-up). Another live process's file is left alone. Linux only (it asks
-/// `/proc`); elsewhere a leftover stays until a later run reuses its PID.
-pub(crate) fn sweep_stale_temps(dest: &Path) {
-    #[cfg(target_os = "linux")]
-    {
-        let Some(name) = dest.file_name() else {
-            return;
-        };
-        let dir = parent_of(dest);
-        let prefix = format!(".{}.tmp-", name.to_string_lossy());
-        let Ok(entries) = fs::read_dir(dir) else {
-            return;
-        };
-        for entry in entries.flatten() {
-            let file = entry.file_name();
-            let Some(pid) = file
-                .to_str()
-                .and_then(|f| f.strip_prefix(&prefix))
-                .and_then(|pid| pid.parse::<u32>().ok())
-            else {
-                continue;
-            };
-            if pid != std::process::id() && !Path::new(&format!("/proc/{pid}")).exists() {
-                let _ = fs::remove_file(entry.path());
-            }
-        }
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = dest;
-}
-
-/// FILE's temporary twin: created beside it (same file system, so the rename is
-/// atomic), removed on drop unless committed.
-struct TempOutput {
-    tmp: PathBuf,
-    dest: PathBuf,
-    /// Removes `tmp` if a signal ends the run before the commit (`None` once committed).
-    on_signal: Option<OnSignal>,
-}
-
-impl TempOutput {
-    fn new(dest: &Path) -> anyhow::Result<TempOutput> {
-        let tmp = temp_name(dest)?;
-        sweep_stale_temps(dest);
-        // A leftover of a killed process with the same id: never reopen it.
-        let _ = fs::remove_file(&tmp);
-        Ok(TempOutput {
-            on_signal: Some(remove_on_signal(tmp.clone(), false)),
-            tmp,
-            dest: dest.to_path_buf(),
-        })
-    }
-
-    fn create(&self) -> anyhow::Result<File> {
-        creating(|| File::create(&self.tmp))
-            .with_context(|| format!("creating {}", self.tmp.display()))
-    }
-
-    /// [`TempOutput::create`], written back to disk as it grows ([`WriteBack`]).
-    fn create_streamed(&self) -> anyhow::Result<WriteBack> {
-        Ok(WriteBack::new(self.create()?))
-    }
-
-    /// What error messages say it was doing: writing the temporary file.
-    fn writing(&self) -> String {
-        format!("writing {}", self.tmp.display())
-    }
-
-    fn write_error(&self, e: impl Into<anyhow::Error>) -> RowFailure {
-        RowFailure::Write(e.into().context(self.writing()))
-    }
-
-    /// Makes the file durable and puts it under its final name.
-    fn commit(mut self) -> anyhow::Result<()> {
-        File::open(&self.tmp)
-            .and_then(|f| f.sync_all())
-            .with_context(|| format!("syncing {}", self.tmp.display()))?;
-        fs::rename(&self.tmp, &self.dest).with_context(|| {
-            format!("renaming {} to {}", self.tmp.display(), self.dest.display())
-        })?;
-        let parent = parent_of(&self.dest);
-        File::open(parent)
-            .and_then(|d| d.sync_all())
-            .with_context(|| format!("syncing directory {}", parent.display()))?;
-        // Renamed: nothing to remove, on a signal or on drop.
-        self.on_signal.take();
-        std::mem::forget(self);
-        Ok(())
-    }
-}
-
-impl Drop for TempOutput {
-    fn drop(&mut self) {
-        let _ = fs::remove_file(&self.tmp);
-    }
-}
-
 /// Where the rows go: FILE (through its temporary twin) or standard output
 /// (`--to -`, the streamed formats: a pipe has no half-written state to hide).
 enum Output {
@@ -621,7 +365,7 @@ impl Output {
     /// What the summary calls it.
     fn name(&self) -> String {
         match self {
-            Output::File(file) => file.dest.display().to_string(),
+            Output::File(file) => file.dest().display().to_string(),
             Output::Stdout => "standard output".to_string(),
         }
     }
@@ -629,7 +373,7 @@ impl Output {
     /// What error messages call it: the file being written.
     fn writing(&self) -> String {
         match self {
-            Output::File(file) => file.writing(),
+            Output::File(file) => format!("writing {}", file.tmp().display()),
             Output::Stdout => "writing to standard output".to_string(),
         }
     }
@@ -638,7 +382,7 @@ impl Output {
     /// so one dynamic call per chunk).
     fn create_streamed(&self) -> anyhow::Result<Box<dyn Write>> {
         Ok(match self {
-            Output::File(file) => Box::new(file.create_streamed()?),
+            Output::File(file) => Box::new(WriteBack::new(file.create()?)),
             Output::Stdout => Box::new(io::stdout().lock()),
         })
     }
@@ -649,92 +393,10 @@ impl Output {
 
     fn commit(self) -> anyhow::Result<()> {
         match self {
-            Output::File(file) => file.commit(),
+            Output::File(file) => Ok(file.commit()?),
             Output::Stdout => Ok(()),
         }
     }
-}
-
-/// A file that asks the kernel to start writing its pages to disk every
-/// [`WriteBack::STEP`] bytes (`sync_file_range(SYNC_FILE_RANGE_WRITE)`, which does not
-/// wait), so the fsync before the rename finds little left to do: on a 1M-row JSON
-/// Lines export (360 MB) that fsync took 0.19 s of a 0.9 s run. Elsewhere than Linux it
-/// is a plain file.
-struct WriteBack {
-    file: File,
-    written: u64,
-    started: u64,
-}
-
-impl WriteBack {
-    /// 4 MiB: a 1M-row JSON Lines export onto disk took 338-370 ms (5 runs) with
-    /// 4 MiB steps against 352-382 ms with 8 MiB (less is left for the final fsync);
-    /// 2 MiB was no faster.
-    const STEP: u64 = 4 << 20;
-
-    fn new(file: File) -> WriteBack {
-        WriteBack {
-            file,
-            written: 0,
-            started: 0,
-        }
-    }
-}
-
-impl Write for WriteBack {
-    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-        let n = self.file.write(buf)?;
-        self.written += n as u64;
-        if self.written - self.started >= Self::STEP {
-            start_write_back(&self.file, self.started, self.written - self.started);
-            self.started = self.written;
-        }
-        Ok(n)
-    }
-
-    fn flush(&mut self) -> io::Result<()> {
-        self.file.flush()
-    }
-}
-
-/// Asks the kernel to start writing `len` bytes of `file` from `from` to disk (`len` 0:
-/// to its end) without waiting (`sync_file_range(SYNC_FILE_RANGE_WRITE)`); nothing
-/// elsewhere than Linux. Errors are left to the fsync that follows.
-fn start_write_back(file: &File, from: u64, len: u64) {
-    #[cfg(target_os = "linux")]
-    {
-        use std::os::fd::AsRawFd;
-        // SAFETY: a valid open descriptor and a range of the file; the call only
-        // schedules writeback and touches no memory of ours.
-        let _ = unsafe {
-            libc::sync_file_range(
-                file.as_raw_fd(),
-                from as libc::off64_t,
-                len as libc::off64_t,
-                libc::SYNC_FILE_RANGE_WRITE,
-            )
-        };
-    }
-    #[cfg(not(target_os = "linux"))]
-    let _ = (file, from, len);
-}
-
-/// Runs `work` while a helper thread starts the writeback of `file` every
-/// [`WRITE_BACK_EVERY`]: for a file written by someone else (SQLite) what
-/// [`WriteBack`] does for ours. On a 1M-row SQLite export (380 MB) the fsync before
-/// the rename otherwise took 0.15 s alone at the end.
-fn with_write_back<T>(file: &File, work: impl FnOnce() -> T) -> T {
-    let (done, wait) = mpsc::channel::<()>();
-    std::thread::scope(|scope| {
-        scope.spawn(move || {
-            while let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(WRITE_BACK_EVERY) {
-                start_write_back(file, 0, 0);
-            }
-        });
-        let out = work();
-        drop(done);
-        out
-    })
 }
 
 /// A text format encoded row by row into a reused buffer.
@@ -835,7 +497,9 @@ fn write_sqlite(
     // Created here (SQLite takes an empty file as a new database) so that the
     // writeback has it from the start.
     let file = output.create()?;
-    with_write_back(&file, || load_sqlite(output, rows, manifest, args))
+    with_write_back(&file, WRITE_BACK_EVERY, || {
+        load_sqlite(output, rows, manifest, args)
+    })
 }
 
 /// The database: table, rows in one transaction, indexes, `meta`, `user_version`.
@@ -845,7 +509,7 @@ fn load_sqlite(
     manifest: &Manifest,
     args: &ExportArgs,
 ) -> anyhow::Result<()> {
-    let path = &output.tmp;
+    let path = output.tmp();
     let context = || format!("writing the SQLite database {}", path.display());
     // Under the sweep's lock: SQLite creates the file again if a signal removed it.
     let mut conn = creating(|| Connection::open(path)).with_context(context)?;
@@ -872,9 +536,18 @@ fn load_sqlite(
                         insert.raw_bind_parameter(at, ToSqlOutput::Borrowed(ValueRef::Text(t)))
                     }
                 }
-                .map_err(|e| output.write_error(e))?;
+                .map_err(|e| {
+                    RowFailure::Write(
+                        anyhow::Error::new(e)
+                            .context(format!("writing {}", output.tmp().display())),
+                    )
+                })?;
             }
-            insert.raw_execute().map_err(|e| output.write_error(e))?;
+            insert.raw_execute().map_err(|e| {
+                RowFailure::Write(
+                    anyhow::Error::new(e).context(format!("writing {}", output.tmp().display())),
+                )
+            })?;
             Ok(())
         })?;
     }

@@ -9,20 +9,21 @@ use std::path::{Path, PathBuf};
 use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
+use crate::bank::format::{self, canonical_key, Manifest, Params, SeedPuzzle};
 use crate::bank::reader::{self, SeedFiles};
 use crate::bank::seeds::{self, ChunkLayout, SeedManifest};
-use crate::bank::sink::{self, BankWriter, Manifest, Params, SeedFileWriter, SinkConfig};
+use crate::bank::sink::{self, BankWriter, SeedFileWriter, SinkConfig};
 use crate::bank::ShardReader;
 use crate::cli::{GenerateArgs, StageArg};
+use crate::engine::bands::{BandTable, Scale};
 use crate::engine::board::Board;
 use crate::engine::generate::{Carve, Fill, Symmetry};
-use crate::engine::grade::{BandTable, Scale};
 use crate::engine::grid::Size;
 use crate::engine::nxn::census::{census4, CensusQuery};
-use crate::run::pipeline::{self, canonical_key, Output, PipelineError, Plan, Start, Summary};
-use crate::run::seed::SeedPuzzle;
+use crate::run::pipeline::{self, Output, PipelineError, Plan, Start, Summary};
 use crate::run::timing;
 use crate::say;
+use crate::util::text::counted;
 
 use super::Outcome;
 
@@ -58,7 +59,7 @@ impl Job {
             max_attempts: Some(p.max_attempts),
             shard_rows: self.output.shard_rows,
             zstd_level: self.output.zstd_level,
-            seed_batch: Some(pipeline::SEED_BATCH),
+            seed_batch: Some(format::SEED_BATCH),
             workers: self.output.workers,
             worker: self.output.worker,
             seeds: self.seeds.as_ref().map(|d| d.display().to_string()),
@@ -69,7 +70,7 @@ impl Job {
 
     /// Rebuilds the job a manifest was written for.
     fn from_manifest(dir: &Path, m: &Manifest) -> anyhow::Result<Job> {
-        Job::from_params(dir, &m.version, &m.params, sink::MANIFEST)
+        Job::from_params(dir, &m.version, &m.params, format::MANIFEST)
     }
 
     /// Rebuilds the job of `params`, read from the manifest `label` in `dir`, written
@@ -100,7 +101,7 @@ impl Job {
                 .map(str::to_string)
                 .with_context(|| format!("{label}: params.{key} is missing"))
         };
-        if need(p.seed_batch, label, "seed_batch")? != pipeline::SEED_BATCH {
+        if need(p.seed_batch, label, "seed_batch")? != format::SEED_BATCH {
             bail!("{label}: params.seed_batch differs from this build's; the run cannot be resumed exactly");
         }
         let size = p
@@ -253,7 +254,7 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
             if let Some(seeds) = job.seeds.as_ref().filter(|s| !s.exists()) {
                 bail!(
                     "{}: the seed files of stage 1 ({}, as given to --seeds) are not found from here; a relative --seeds is read from where the run started: resume from there, or give --seeds as an absolute path next time",
-                    dir.join(sink::MANIFEST).display(),
+                    dir.join(format::MANIFEST).display(),
                     seeds.display()
                 );
             }
@@ -296,7 +297,12 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
         ))
     })?;
     bar.finish_and_clear();
-    sink::write_histograms(&job.dir, &reports)?;
+    sink::write_histograms(
+        &job.dir,
+        reports
+            .iter()
+            .map(|r| (r.stage.name(), r.hgrm.as_bytes(), r.hlog.as_slice())),
+    )?;
     if !args.quiet {
         let mut text = report(&job, &summary, &manifest, first);
         if !reports.is_empty() {
@@ -430,7 +436,7 @@ fn seed_stage(args: &GenerateArgs) -> anyhow::Result<Outcome> {
             manifest.bytes as f64 / total.max(1) as f64,
         );
         if done > 0 {
-            say!("  resumed after {}", super::counted(done, "complete chunk"));
+            say!("  resumed after {}", counted(done, "complete chunk"));
         }
     }
     Ok(Outcome::Clean)
@@ -557,7 +563,7 @@ fn check_size_limits(plan: &Plan) -> anyhow::Result<()> {
                 band.lo,
                 band.name,
                 plan.count,
-                super::counted(wanted, "distinct seed"),
+                counted(wanted, "distinct seed"),
             );
         }
         // Only then: with a symmetry this enumerates each matching class (< 1 s).
@@ -591,7 +597,7 @@ fn resume_point(job: &Job, manifest: &Manifest) -> anyhow::Result<Start> {
     let n_shards = job.plan.count.div_ceil(out.shard_rows);
     let mut owned = (0..n_shards).filter(|&s| out.owns(s));
     for listed in &manifest.shards {
-        let expected = owned.next().map(sink::shard_name);
+        let expected = owned.next().map(format::shard_name);
         if expected.as_deref() != Some(listed.file.as_str()) {
             bail!(
                 "manifest.json lists {} where {} was expected; it was not written by a run that can be resumed",
@@ -606,7 +612,7 @@ fn resume_point(job: &Job, manifest: &Manifest) -> anyhow::Result<Start> {
     if out.workers > 1 || job.seeds.is_some() {
         return Ok(Start { id, seen: None });
     }
-    let below = pipeline::batch_start_id(id, job.plan.variants);
+    let below = format::batch_start_id(id, job.plan.variants);
     let seen = crate::with_board!(job.plan.size, B => seen_below::<B>(job, manifest, below))?;
     Ok(Start {
         id,
@@ -683,8 +689,8 @@ fn report(job: &Job, s: &Summary, manifest: &Manifest, first: u64) -> String {
     let made: u64 = s.band_rows.iter().sum();
     let mut text = format!(
         "sudoku-factory: wrote {} in {} to {} in {:.2} s ({:.0} rows/s)\n",
-        super::counted(manifest.rows, "row"),
-        super::counted(manifest.shards.len() as u64, "shard"),
+        counted(manifest.rows, "row"),
+        counted(manifest.shards.len() as u64, "shard"),
         out.display(),
         secs,
         made as f64 / secs.max(1e-9)

@@ -9,11 +9,13 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 
+use crate::bank::format::{MergeInput, MergeParams, Params};
 use crate::bank::merge::{self, Input, MergeConfig, MergeError, Order};
-use crate::bank::sink::{self, MergeInput, MergeParams, Params, SinkConfig};
+use crate::bank::sink::{self, SinkConfig};
 use crate::cli::MergeArgs;
 use crate::engine::grid::Size;
 use crate::say;
+use crate::util::text::counted;
 
 use super::Outcome;
 
@@ -33,7 +35,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     let first = &inputs[0].manifest.params;
     // Inherited settings must be ones `generate` could have written: a hand-edited
     // `shard_rows: 0` made one-row shards, a `zstd_level` of 99 zstd's slowest level.
-    let manifest = inputs[0].dir.join(crate::bank::sink::MANIFEST);
+    let manifest = inputs[0].dir.join(crate::bank::format::MANIFEST);
     if args.shard_rows.is_none() && first.shard_rows == 0 {
         bail!(
             "{}: params.shard_rows is 0; pass --shard-rows N to choose",
@@ -74,7 +76,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         let secs = started.elapsed().as_secs_f64();
         say!(
             "sudoku-factory: merged {} into {} in {secs:.2} s (order: {})",
-            super::counted(inputs.len() as u64, "input"),
+            counted(inputs.len() as u64, "input"),
             args.out.display(),
             match order {
                 Order::Id => "original ids, one run",
@@ -87,7 +89,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         say!(
             "  rows written        {:>12}  in {}",
             summary.rows_written,
-            super::counted(manifest.shards.len() as u64, "shard")
+            counted(manifest.shards.len() as u64, "shard")
         );
         if summary.partitions > 1 {
             say!(

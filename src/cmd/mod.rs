@@ -33,18 +33,7 @@ use anyhow::Context;
 
 use crate::engine::board::Board;
 use crate::engine::grid::{parse_board, ParseError};
-
-/// `eprintln!` for messages to a person (progress notes, warnings, summaries) that
-/// ignores a closed or failing stderr: when nobody reads them, the run still
-/// completes and exits as it would have (DESIGN.md: a broken pipe is not an error),
-/// where `eprintln!` would panic.
-#[macro_export]
-macro_rules! say {
-    ($($arg:tt)*) => {{
-        use std::io::Write as _;
-        let _ = writeln!(std::io::stderr(), $($arg)*);
-    }};
-}
+use crate::util::text::counted;
 
 /// How a command that finished went; `main` maps it to the exit code.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -129,9 +118,9 @@ pub fn board_error(e: &ParseError, takes_size: bool) -> String {
 pub fn parse_bands(
     spec: &str,
     size: crate::engine::grid::Size,
-    scale: crate::engine::grade::Scale,
-) -> anyhow::Result<crate::engine::grade::BandTable> {
-    use crate::engine::grade::{BandError, BandTable, Scale};
+    scale: crate::engine::bands::Scale,
+) -> anyhow::Result<crate::engine::bands::BandTable> {
+    use crate::engine::bands::{BandError, BandTable, Scale};
     let table = BandTable::parse_scaled(spec, size, scale).map_err(|e| match e {
         BandError::RatingSize(_) => anyhow::anyhow!("--grade rating: {e}"),
         e => anyhow::Error::new(e).context("--bands"),
@@ -152,13 +141,6 @@ pub fn parse_bands(
         }
     }
     Ok(table)
-}
-
-/// `n` and its noun, singular for one: `counted(1, "puzzle")` is "1 puzzle",
-/// `counted(3, "puzzle")` "3 puzzles" (every noun of the summaries takes an `s`).
-pub fn counted(n: impl Into<u64>, noun: &str) -> String {
-    let n = n.into();
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// How [`for_each_line_as`] answers a malformed line on stdout.
@@ -233,7 +215,7 @@ pub fn for_each_line_as<B: Board>(
     }
     out.flush().map_err(stdout_err)?;
     if malformed > 0 {
-        say!(
+        crate::say!(
             "sudoku-factory: {}",
             counted(malformed, "malformed input line")
         );

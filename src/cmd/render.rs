@@ -13,33 +13,32 @@
 //! temporary file, so the file is never seen half-appended. The layout and the
 //! writers are in [`crate::render`].
 
-use std::fs::{self, File};
-use std::io::{BufRead, Write};
+use std::fs;
+use std::io::BufRead;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context};
 use rayon::prelude::*;
 
-use crate::bank::{self, sink::Manifest, ShardReader};
+use crate::bank::format::canonical_key;
+use crate::bank::{self, format::Manifest, ShardReader};
 use crate::cli::RenderArgs;
+use crate::engine::bands::BandTable;
 use crate::engine::board::{Board, Verdict};
-use crate::engine::grade::BandTable;
 use crate::engine::grid::{parse_board, ParseError, Size};
 use crate::render::font::Fonts;
 use crate::render::html::{self, PlayPuzzle};
 use crate::render::layout::{self, BookConfig, Trim};
 use crate::render::select::{Candidate, Config, Selector};
 use crate::render::{pdf, png, svg, Puzzle};
-use crate::run::pipeline::canonical_key;
 use crate::say;
+use crate::util::text::counted;
 use crate::with_board;
 
-use super::export::{
-    check_bands, check_complete, parent_of, refuse_bank_file, refuse_existing, refuse_special,
-    sweep_stale_temps, temp_name,
-};
-use super::{board_error, counted, open_input, Outcome};
+use super::{board_error, open_input, Outcome};
+use crate::bank::reader::{check_bands, check_complete, refuse_bank_file, shard_mismatch};
+use crate::util::output::{parent_of, refuse_existing, refuse_special, sync_dir, write_file};
 
 /// Where the puzzles come from.
 enum Source {
@@ -198,7 +197,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
                     ImageKind::Svg => svg::write(&page, &fonts),
                     ImageKind::Png => png::write(&page, &fonts, args.dpi)?,
                 };
-                write_file(&job.path, &bytes)
+                Ok(write_file(&job.path, &bytes)?)
             })?;
         for (dir, kind, ext) in [(&args.svg, "SVG", "svg"), (&args.png, "PNG", "png")] {
             if let Some(dir) = dir {
@@ -316,7 +315,7 @@ fn bank_size(dir: &Path, manifest: &Manifest) -> anyhow::Result<Size> {
     manifest
         .params
         .board_size()
-        .map_err(|e| anyhow!("{}: params.{e}", dir.join(bank::sink::MANIFEST).display()))
+        .map_err(|e| anyhow!("{}: params.{e}", dir.join(bank::format::MANIFEST).display()))
 }
 
 /// The lines of a puzzle file, with their 1-based numbers. A blank line is kept: it
@@ -391,17 +390,9 @@ fn each_bank_row<B: Board>(
             per_row(row);
         }
         let digest = reader.finish()?;
-        if rows != shard.rows {
+        if let Some(what) = shard_mismatch(shard, rows, &digest) {
             bail!(
-                "{} holds {rows} rows, the manifest lists {} (run `sudoku-factory verify {}`)",
-                path.display(),
-                shard.rows,
-                dir.display()
-            );
-        }
-        if digest.bytes != shard.bytes || !digest.hex().eq_ignore_ascii_case(&shard.xxh3) {
-            bail!(
-                "{} does not match its size and XXH3 in the manifest (run `sudoku-factory verify {}`)",
+                "{}: {what} (run `sudoku-factory verify {}`)",
                 path.display(),
                 dir.display()
             );
@@ -414,11 +405,12 @@ fn each_bank_row<B: Board>(
 fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puzzle>> {
     let exclude = read_exclusions::<B>(&args.exclude)?;
     let band_order: Vec<String> = match &source {
+        // The bank's own table on its own scale (a rating-graded bank's bands are
+        // rating ranges: read as clue bands they failed to parse and the order fell
+        // back to the default clue table's).
         Source::Bank { manifest, .. } => manifest
             .params
-            .bands
-            .as_deref()
-            .and_then(|spec| BandTable::parse_for(spec, B::SIZE).ok())
+            .band_table(B::SIZE)
             .unwrap_or_else(|| BandTable::default_for(B::SIZE)),
         Source::Lines(_) => BandTable::default_for(B::SIZE),
     }
@@ -488,7 +480,7 @@ fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puz
                 };
                 bail!(
                     "{name}: {} {verb} not {article}uniquely solvable {} {} (the first: {}); nothing written",
-                    super::counted(bad.len() as u64, "line"),
+                    counted(bad.len() as u64, "line"),
                     B::SIZE,
                     if bad.len() == 1 { "puzzle" } else { "puzzles" },
                     bad[0]
@@ -657,25 +649,6 @@ fn play_page(title: &str, size: Size, puzzles: &[Puzzle]) -> anyhow::Result<Stri
     Ok(html::play_page(size, title, &shown)?)
 }
 
-/// Writes `bytes` to `dest` through a temporary file beside it, fsynced, then renamed:
-/// `dest` is either as before or complete.
-pub(crate) fn write_file(dest: &Path, bytes: &[u8]) -> anyhow::Result<()> {
-    let tmp = temp_name(dest)?;
-    sweep_stale_temps(dest);
-    let _on_signal = crate::signals::remove_on_signal(tmp.clone(), false);
-    let written = crate::signals::creating(|| File::create(&tmp))
-        .and_then(|mut f| {
-            f.write_all(bytes)?;
-            f.sync_all()
-        })
-        .and_then(|()| fs::rename(&tmp, dest));
-    if let Err(e) = written {
-        let _ = fs::remove_file(&tmp);
-        return Err(e).with_context(|| format!("writing {}", dest.display()));
-    }
-    Ok(())
-}
-
 /// Whether two output paths name one file (the same name in the same directory,
 /// however spelt: `a.txt` and `./a.txt`).
 fn same_file(a: &Path, b: &Path) -> bool {
@@ -686,11 +659,4 @@ fn same_file(a: &Path, b: &Path) -> bool {
         )
     };
     a == b || matches!((key(a), key(b)), ((Some(x), n), (Some(y), m)) if x == y && n == m)
-}
-
-/// Makes the renames in `dir` durable.
-fn sync_dir(dir: &Path) -> anyhow::Result<()> {
-    File::open(dir)
-        .and_then(|d| d.sync_all())
-        .with_context(|| format!("syncing directory {}", dir.display()))
 }

@@ -16,12 +16,13 @@ use crate::bank::stats::{self, BankStats, RatePoint, StageLatency};
 use crate::bank::{self, ShardReader};
 use crate::cli::StatsArgs;
 use crate::engine::board::Board;
+use crate::util::text::counted;
 
 use crate::say;
 
-use super::export::{refuse_bank_file, refuse_existing};
-use super::render::write_file;
 use super::{write_stdout, Outcome};
+use crate::bank::reader::refuse_bank_file;
+use crate::util::output::{refuse_existing, write_file};
 
 /// The directory the generator writes its HdrHistogram files to.
 const HISTOGRAMS: &str = "histograms";
@@ -42,18 +43,18 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let size = manifest.params.board_size().map_err(|e| {
         anyhow::anyhow!(
             "{}: params.{e}",
-            dir.join(crate::bank::sink::MANIFEST).display()
+            dir.join(crate::bank::format::MANIFEST).display()
         )
     })?;
     // Bands in the table's order (with empty ones), on the bank's scale.
     let table = manifest.params.band_table(size);
     if !manifest.complete {
         say!(
-            "sudoku-factory: warning: {} is incomplete (complete: false; {} in {} so far): these numbers cover only that part; `sudoku-factory generate --resume {}` finishes it",
+            "sudoku-factory: warning: {} is incomplete (complete: false; {} in {} so far): these numbers cover only that part; {}",
             dir.display(),
-            super::counted(manifest.rows, "row"),
-            super::counted(manifest.shards.len() as u64, "shard"),
-            dir.display()
+            counted(manifest.rows, "row"),
+            counted(manifest.shards.len() as u64, "shard"),
+            manifest.finish_hint(dir)
         );
     }
     let pool = rayon::ThreadPoolBuilder::new()
@@ -121,7 +122,7 @@ fn read_shard<B: Board>(path: &Path) -> (BankStats, Vec<String>) {
         problems.push(format!(
             "{}: {} skipped (run `sudoku-factory verify`)",
             path.display(),
-            super::counted(malformed, "malformed row")
+            counted(malformed, "malformed row")
         ));
     }
     (stats, problems)

@@ -17,13 +17,14 @@ use anyhow::Context;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
-use crate::bank::sink::ShardRecord;
+use crate::bank::format::ShardRecord;
 use crate::bank::verify::{self, Defect, Finding, IdSequence, RatingCheck};
 use crate::bank::{self, BankError, Row, RowError, ShardReader};
 use crate::cli::VerifyArgs;
+use crate::engine::bands::BandTable;
 use crate::engine::board::{Board, Rating};
-use crate::engine::grade::BandTable;
 use crate::say;
+use crate::util::text::counted;
 
 use super::Outcome;
 
@@ -119,7 +120,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     let size = manifest.params.board_size().map_err(|e| {
         anyhow::anyhow!(
             "{}: params.{e}",
-            dir.join(crate::bank::sink::MANIFEST).display()
+            dir.join(crate::bank::format::MANIFEST).display()
         )
     })?;
     if let Some(asked) = args.size {
@@ -161,7 +162,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     }
     // A newer build's bank may hold what this one does not know to check.
     let (version, this) = (manifest.version.as_str(), env!("CARGO_PKG_VERSION"));
-    let key = crate::bank::sink::version_key;
+    let key = crate::bank::format::version_key;
     if key(version) > key(this) && !args.quiet {
         say!(
             "sudoku-factory: note: {} was made by sudoku-factory {version:?}, {} this build ({this}); it is checked as this build knows banks",
@@ -242,8 +243,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
             say!(
                 "sudoku-factory: {} is clean: {}, {} checked",
                 dir.display(),
-                super::counted(manifest.shards.len() as u64, "shard"),
-                super::counted(rows, "row")
+                counted(manifest.shards.len() as u64, "shard"),
+                counted(rows, "row")
             );
         }
         return Ok(Outcome::Clean);
@@ -251,9 +252,9 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
     say!(
         "sudoku-factory: {} has {} in {}, {} checked",
         dir.display(),
-        super::counted(total, "defect"),
-        super::counted(manifest.shards.len() as u64, "shard"),
-        super::counted(rows, "row")
+        counted(total, "defect"),
+        counted(manifest.shards.len() as u64, "shard"),
+        counted(rows, "row")
     );
     for (kind, n) in &tally.counts {
         let more = n.saturating_sub(SHOWN_PER_KIND as u64);
@@ -323,7 +324,7 @@ impl ShardCheck<'_> {
             if let BankError::Header { found, .. } = &e {
                 broken = found
                     .split(',')
-                    .any(|name| bank::COLUMNS.contains(&name.trim()));
+                    .any(|name| bank::format::COLUMNS.contains(&name.trim()));
             }
         }
         while !broken {
@@ -481,7 +482,7 @@ impl ShardCheck<'_> {
 mod tests {
     use super::*;
 
-    use crate::bank::sink::MANIFEST;
+    use crate::bank::format::MANIFEST;
 
     #[test]
     fn a_place_packs_shard_and_line_or_is_unknown() {

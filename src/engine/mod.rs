@@ -1,6 +1,6 @@
 //! The puzzle engine: boards, their text format, solving, making, transforming,
 //! canonicalising and grading puzzles. No I/O, no clap type, no global state, and
-//! randomness only from an `rng` it is handed (`tests/tidy.rs` checks the first and
+//! randomness only from an `rng` it is handed (`tests/suite/tidy.rs` checks the first and
 //! the third).
 //!
 //! * [`grid`] — the sizes, the 9×9 board (`[u8; 81]`, 0 = empty) and the one-line
@@ -15,7 +15,7 @@
 //!   [`generate::fill`] builds complete grids, [`generate::carve`] removes clues
 //!   while the solution stays unique, [`generate::symmetry`] gives the orbits a
 //!   symmetric carve removes together.
-//! * [`grade`] — difficulty bands by clue count.
+//! * [`bands`] — difficulty band tables: clue ranges, or rating ranges with `--grade rating`.
 //! * [`rating`] — the 9×9 technique rating on the Sudoku Explainer scale: a logical
 //!   solver applying the easiest technique at each step (singles to dynamic forcing
 //!   chains); the puzzle's rating is its hardest step. No allocation per step.
@@ -23,10 +23,10 @@
 //!   and the commands use it, implemented once by `Nxn<S>` (`Nine` = `Nxn<Box3>`),
 //!   the size chosen at compile time ([`with_board!`](crate::with_board)).
 
+pub mod bands;
 pub mod board;
 pub mod canon;
 pub mod generate;
-pub mod grade;
 pub mod grid;
 pub mod nxn;
 pub mod rating;

@@ -61,7 +61,7 @@ pub struct Config {
 pub enum SelectError {
     #[error(
         "--count {asked}: only {} {} available ({why}); lower --count or add input",
-        crate::cmd::counted(*.available, "distinct puzzle"),
+        crate::util::text::counted(*.available, "distinct puzzle"),
         if *.available == 1 { "is" } else { "are" }
     )]
     TooFew {

@@ -29,21 +29,19 @@ use std::time::{Duration, Instant, SystemTime};
 
 use rayon::prelude::*;
 
+use crate::bank::format::{
+    self, batch_start_id, blocks, canonical_key, Block, Manifest, SeedPuzzle, SEED_BATCH,
+};
 use crate::bank::seeds::SeedFileError;
-use crate::bank::sink::{self, BankWriter, FrameEncoder, FrameSender, Manifest, SinkError};
+use crate::bank::sink::{self, BankWriter, FrameEncoder, FrameSender, SinkError};
+use crate::engine::bands::BandTable;
 use crate::engine::board::{Board, Rating};
 use crate::engine::generate::{Carve, Fill, Symmetry};
-use crate::engine::grade::BandTable;
 use crate::engine::grid::Size;
 use crate::run::rng::{item_rng, Purpose};
-use crate::run::seed::{make_seed, BandUnreachable, Recipe, SeedPuzzle};
+use crate::run::seed::{make_seed, BandUnreachable, Recipe};
 use crate::run::timing::{Stage, StageRecorder, StageReport};
 
-/// Seeds per batch of phase 1. Part of the determinism contract: changing it changes
-/// which duplicate seeds get replaced, hence the bank's bytes.
-pub const SEED_BATCH: u64 = 1024;
-/// Most rows in one formatted block (blocks are the unit of parallel work).
-const BLOCK_ROWS: u64 = 4096;
 /// Replacement rounds for a batch before the seed space is declared exhausted. Only
 /// the error depends on it, never a finished bank's bytes.
 fn max_rounds(size: Size) -> u32 {
@@ -245,53 +243,6 @@ fn for_each_variant<B: Board>(
     }
 }
 
-/// A contiguous id range inside one shard, formatted in parallel.
-struct Block {
-    first_id: u64,
-    end_id: u64,
-}
-
-/// Cuts ids `[start, end)` into blocks that never cross a shard boundary and, where
-/// they can, hold whole seeds (`k` rows each, about [`BLOCK_ROWS`] rows per block):
-/// the variants of a seed are drawn in sequence (each is deduplicated against the
-/// earlier ones), so a block that starts inside a seed must redraw its first variants.
-fn blocks(start: u64, end: u64, shard_rows: u64, k: u64) -> Vec<Block> {
-    let seeds_per_block = (BLOCK_ROWS / k).max(1);
-    let mut out = Vec::new();
-    let mut id = start;
-    while id < end {
-        let stop = end
-            .min(BankWriter::next_boundary(shard_rows, id))
-            .min((id / k + seeds_per_block) * k);
-        out.push(Block {
-            first_id: id,
-            end_id: stop,
-        });
-        id = stop;
-    }
-    out
-}
-
-/// The id ranges, one zstd frame each, that [`run`] cuts a whole bank of `count`
-/// rows into, in id order: the blocks of every seed batch. `merge` re-encodes rows
-/// with the same layout, so that merging the workers of one run reproduces its bytes.
-pub fn frame_layout(
-    count: u64,
-    variants: u32,
-    shard_rows: u64,
-) -> impl Iterator<Item = std::ops::Range<u64>> {
-    let k = u64::from(variants.max(1));
-    let n_seeds = count.div_ceil(k);
-    (0..n_seeds)
-        .step_by(SEED_BATCH as usize)
-        .flat_map(move |batch_start| {
-            let batch_end = n_seeds.min(batch_start + SEED_BATCH);
-            blocks(batch_start * k, count.min(batch_end * k), shard_rows, k)
-                .into_iter()
-                .map(|b| b.first_id..b.end_id)
-        })
-}
-
 /// Formats the rows of `block` from the seeds of the current batch.
 fn format_block<B: Board>(
     plan: &Plan,
@@ -314,7 +265,7 @@ fn format_block<B: Board>(
         for_each_variant::<B>(plan, j, seed, upto, seen, |v, puzzle, solution| {
             let id = j * k + u64::from(v);
             if id >= block.first_id {
-                let row = sink::RowOut {
+                let row = format::RowOut {
                     id,
                     puzzle,
                     solution,
@@ -323,7 +274,7 @@ fn format_block<B: Board>(
                     canonical: Some(&seed.canonical),
                     rating,
                 };
-                sink::format_row::<B>(out, &row);
+                format::format_row::<B>(out, &row);
             }
         });
     }
@@ -409,20 +360,6 @@ pub struct Start {
     /// when that state is not at hand (a worker's other shards are elsewhere): the
     /// seed batches are then recomputed from the first, which gives the same state.
     pub seen: Option<HashSet<u128>>,
-}
-
-/// The key under which a seed's canonical form (cells of any size, `0` = empty) is
-/// remembered for deduplication.
-#[inline]
-pub fn canonical_key(canonical: &[u8]) -> u128 {
-    twox_hash::XxHash3_128::oneshot(canonical)
-}
-
-/// The first id of the seed batch that holds `id`: a resumed run regenerates from
-/// there (the batch's seeds depend on the batches before it, not on written rows).
-pub fn batch_start_id(id: u64, variants: u32) -> u64 {
-    let k = u64::from(variants);
-    (id / k) / SEED_BATCH * SEED_BATCH * k
 }
 
 /// Stage 2 of a staged run: reads the first-round seeds of a batch (a range of seed
@@ -726,48 +663,5 @@ mod tests {
         assert!(err
             .to_string()
             .contains("only 5 essentially different seed puzzles"));
-    }
-
-    #[test]
-    fn the_frame_layout_tiles_the_bank_inside_shards() {
-        for (count, k, shard_rows) in [(10_000, 4, 1000), (5, 1, 2), (3_000_001, 100, 250_000)] {
-            let ranges: Vec<_> = frame_layout(count, k, shard_rows).collect();
-            assert_eq!(ranges.first().unwrap().start, 0);
-            assert_eq!(ranges.last().unwrap().end, count);
-            for w in ranges.windows(2) {
-                assert_eq!(w[0].end, w[1].start);
-            }
-            for r in &ranges {
-                assert!(r.start < r.end);
-                assert_eq!(r.start / shard_rows, (r.end - 1) / shard_rows);
-            }
-        }
-        assert_eq!(frame_layout(0, 3, 10).count(), 0);
-    }
-
-    #[test]
-    fn blocks_cover_the_range_without_crossing_shards() {
-        for (k, max_rows) in [
-            (1, BLOCK_ROWS),
-            (7, BLOCK_ROWS),
-            (1000, BLOCK_ROWS),
-            (50_000, 50_000),
-        ] {
-            let bs = blocks(5, 200_000, 30_000, k);
-            assert_eq!(bs.first().unwrap().first_id, 5);
-            assert_eq!(bs.last().unwrap().end_id, 200_000);
-            for w in bs.windows(2) {
-                assert_eq!(w[0].end_id, w[1].first_id);
-            }
-            for b in &bs {
-                assert_eq!(b.first_id / 30_000, (b.end_id - 1) / 30_000, "k={k}");
-                assert!(b.end_id - b.first_id <= max_rows, "k={k}");
-                // A block ends on a seed boundary unless a shard or the range ends there.
-                assert!(
-                    b.end_id % k == 0 || b.end_id % 30_000 == 0 || b.end_id == 200_000,
-                    "k={k}"
-                );
-            }
-        }
     }
 }

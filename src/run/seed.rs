@@ -23,9 +23,10 @@ use rand::Rng;
 
 use rand::seq::SliceRandom;
 
+use crate::bank::format::SeedPuzzle;
+use crate::engine::bands::{BandTable, Scale};
 use crate::engine::board::{Board, Rating};
 use crate::engine::generate::{Carve, Fill, Symmetry};
-use crate::engine::grade::{BandTable, Scale};
 use crate::engine::nxn::MAX_CELLS;
 use crate::run::rng::{item_rng, Purpose};
 
@@ -44,31 +45,11 @@ pub struct Recipe<'a> {
     pub max_attempts: u32,
 }
 
-/// One seed puzzle, made the expensive way; `C` is the board's cells.
-#[derive(Clone, Copy, Debug)]
-pub struct SeedPuzzle<C> {
-    pub puzzle: C,
-    pub solution: C,
-    pub canonical: C,
-    pub n_clues: u16,
-    pub band: u8,
-    /// Its technique rating when making it rated it (rating bands); else `None` and
-    /// the pipeline rates it when it writes rows.
-    pub rating: Option<Rating>,
-    /// Fill-and-carve attempts it took to land in the band.
-    pub attempts: u32,
-    /// Time spent filling, carving and rating (all attempts) and canonicalising this seed.
-    pub fill_time: Duration,
-    pub carve_time: Duration,
-    pub rate_time: Duration,
-    pub canon_time: Duration,
-}
-
 /// A seed that did not land in its band within the attempts allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
     "band {band:?} ({range} {scale}) was not reached in {} with --carve {carve}; {hint}",
-    crate::cmd::counted(*.attempts, "attempt")
+    crate::util::text::counted(*.attempts, "attempt")
 )]
 pub struct BandUnreachable {
     pub band: String,

@@ -107,7 +107,7 @@ pub fn install() {
                     };
                     crate::say!(
                         "sudoku-factory: {name}; removed {}",
-                        crate::cmd::counted(removed as u64, "unfinished temporary file")
+                        crate::util::text::counted(removed as u64, "unfinished temporary file")
                     );
                 }
                 // The default action of these three signals ends the process.

@@ -2,7 +2,7 @@
 //! and the diversity figures that tell the strategies apart; with `--difficulty`, the
 //! same per band, every counted puzzle in its band, beside the `sudoku` crate's row.
 
-mod common;
+use crate::common;
 
 use common::factory;
 

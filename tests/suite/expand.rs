@@ -1,7 +1,7 @@
 //! Expansion and the canonical form through the binary: `--variants`, `canon`,
 //! `transform`.
 
-mod common;
+use crate::common;
 
 use std::collections::{HashMap, HashSet};
 

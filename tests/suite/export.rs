@@ -4,7 +4,7 @@
 //! row equal field by field; an export killed at any moment leaves FILE absent or
 //! complete; bad input is exit 2 with nothing written; 16×16 banks; the filters.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -55,7 +55,7 @@ fn read_back(file: &Path, format: &str, id: u64) -> Value {
         out.status.success(),
         "read-export.py {} {format}: {}",
         file.display(),
-        String::from_utf8_lossy(&out.stderr)
+        crate::common::stderr_of(&out)
     );
     serde_json::from_slice(&out.stdout).unwrap()
 }
@@ -132,7 +132,7 @@ fn a_100k_bank_reads_back_from_every_format() {
         let file = dir.path().join(name);
         // The format comes from the extension.
         let out = export(bank, &file, &[]).assert().success();
-        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        let stderr = crate::common::stderr_of(&out);
         assert!(
             stderr.contains("exported 100000 of 100000 rows") && stderr.contains(name),
             "{stderr}"
@@ -305,17 +305,6 @@ fn small_bank(dir: &Path, name: &str) -> PathBuf {
         .bank()
 }
 
-/// Runs `cmd`, expects exit 2 and a message naming `names`, and returns stderr.
-fn fails_naming(mut cmd: assert_cmd::Command, names: &[&str]) -> String {
-    let out = cmd.output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-    assert_eq!(out.status.code(), Some(2), "{stderr}");
-    for name in names {
-        assert!(stderr.contains(name), "{name:?} not in: {stderr}");
-    }
-    stderr
-}
-
 #[test]
 fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
     let dir = tempfile::tempdir().unwrap();
@@ -325,7 +314,7 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
 
     // No bank at all.
     let missing = dir.path().join("no-such-bank");
-    fails_naming(
+    crate::common::fails_naming(
         export(&missing, &file, &[]),
         &["no-such-bank", "manifest.json"],
     );
@@ -339,7 +328,7 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
         bare.join("bank-00000.csv.zst"),
     )
     .unwrap();
-    fails_naming(export(&bare, &file, &[]), &["bare", "manifest.json"]);
+    crate::common::fails_naming(export(&bare, &file, &[]), &["bare", "manifest.json"]);
 
     // An incomplete bank (a run that was killed) and one whose shard is gone.
     let partial = dir.path().join("partial");
@@ -355,14 +344,14 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
         manifest.replace("\"complete\": true", "\"complete\": false"),
     )
     .unwrap();
-    fails_naming(
+    crate::common::fails_naming(
         export(&partial, &file, &[]),
         &["partial", "incomplete", "--resume"],
     );
     let gone = dir.path().join("gone");
     std::fs::create_dir(&gone).unwrap();
     std::fs::copy(bank.join("manifest.json"), gone.join("manifest.json")).unwrap();
-    fails_naming(export(&gone, &file, &[]), &["bank-00000.csv.zst"]);
+    crate::common::fails_naming(export(&gone, &file, &[]), &["bank-00000.csv.zst"]);
 
     // A damaged shard: same size, one byte changed; found by the checksum on the way.
     let damaged = dir.path().join("damaged");
@@ -372,7 +361,7 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
     let at = bytes.len() - 10;
     bytes[at] ^= 0x55;
     std::fs::write(damaged.join("bank-00000.csv.zst"), bytes).unwrap();
-    fails_naming(export(&damaged, &file, &[]), &["bank-00000.csv.zst"]);
+    crate::common::fails_naming(export(&damaged, &file, &[]), &["bank-00000.csv.zst"]);
 
     // Regressions: a hand-edited manifest listing a shard twice was exported with its
     // ids twice, and one naming a shard outside the bank read it from there.
@@ -400,7 +389,7 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
             Some(file) => shards[0]["file"] = file.into(),
         }
         std::fs::write(edited.join("manifest.json"), manifest.to_string()).unwrap();
-        fails_naming(
+        crate::common::fails_naming(
             export(&edited, &file, &[]),
             &[name, "manifest.json", needle],
         );
@@ -408,7 +397,7 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
 
     // Regression: a FILE in a missing directory was reported late, under the
     // temporary file's name (`nodir/.a.jsonl.tmp-PID`).
-    let stderr = fails_naming(
+    let stderr = crate::common::fails_naming(
         export(&bank, &dir.path().join("nodir").join("a.jsonl"), &[]),
         &["nodir", "a.jsonl", "does not exist"],
     );
@@ -416,17 +405,17 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
     // Regression: a regular file where the directory should be "does not exist".
     let plain = dir.path().join("plain");
     std::fs::write(&plain, "").unwrap();
-    fails_naming(
+    crate::common::fails_naming(
         export(&bank, &plain.join("a.jsonl"), &[]),
         &["plain", "is not a directory"],
     );
 
     // An unknown format, by flag or by extension.
-    fails_naming(export(&bank, &file, &["--format", "parquet"]), &["parquet"]);
+    crate::common::fails_naming(export(&bank, &file, &["--format", "parquet"]), &["parquet"]);
     let odd = out_dir.join("x.parquet");
-    fails_naming(export(&bank, &odd, &[]), &["x.parquet", "--format"]);
+    crate::common::fails_naming(export(&bank, &odd, &[]), &["x.parquet", "--format"]);
     // --zstd is for csv only; csv-kaggle is 9x9 only (below, with the 16x16 bank).
-    fails_naming(export(&bank, &file, &["--zstd"]), &["--zstd", "sqlite"]);
+    crate::common::fails_naming(export(&bank, &file, &["--zstd"]), &["--zstd", "sqlite"]);
     // A format the name contradicts (regression: JSON Lines went into x.csv.zst).
     for (name, format, says) in [
         ("x.csv.zst", "jsonl", "zstd-compressed CSV: name it .jsonl"),
@@ -439,7 +428,7 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
         ("x.db", "csv", "a SQLite database: name it .csv"),
     ] {
         let to = out_dir.join(name);
-        fails_naming(
+        crate::common::fails_naming(
             export(&bank, &to, &["--format", format]),
             &[&format!("--format {format} does not fit the name"), says],
         );
@@ -448,7 +437,7 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
     // The bank's own files are never a FILE, even with --force.
     let shard = bank.join("bank-00000.csv.zst");
     let before = std::fs::read(&shard).unwrap();
-    fails_naming(
+    crate::common::fails_naming(
         export(&bank, &shard, &["--format", "csv", "--force"]),
         &["bank-00000.csv.zst", "elsewhere"],
     );
@@ -460,7 +449,7 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
     // An existing FILE is refused without --force and left as it was.
     let taken = out_dir.join("taken.jsonl");
     std::fs::write(&taken, "keep me\n").unwrap();
-    fails_naming(export(&bank, &taken, &[]), &["taken.jsonl", "--force"]);
+    crate::common::fails_naming(export(&bank, &taken, &[]), &["taken.jsonl", "--force"]);
     assert_eq!(std::fs::read_to_string(&taken).unwrap(), "keep me\n");
     export(&bank, &taken, &["--force", "-q"]).assert().success();
     assert_eq!(read_back(&taken, "jsonl", 0)["rows"], 2000);
@@ -509,7 +498,7 @@ fn filters_pick_bands_one_row_per_class_and_a_limit() {
     assert!(both.iter().all(|o| o["difficulty"] == "easy"));
 
     // A band the bank does not have is an error, not an empty file.
-    fails_naming(
+    crate::common::fails_naming(
         export(
             &bank,
             &dir.path().join("none.jsonl"),
@@ -531,14 +520,14 @@ fn bands_of_a_rating_graded_bank_are_checked_and_names_trimmed() {
         .bank();
     let file = dir.path().join("x.jsonl");
     // "expert" is a clue band; the rating table's are easy .. extreme.
-    fails_naming(
+    crate::common::fails_naming(
         export(&bank, &file, &["--difficulty", "expert"]),
         &[
             "\"expert\": the bank has no such band",
             "easy, medium, hard, diabolical, extreme",
         ],
     );
-    fails_naming(
+    crate::common::fails_naming(
         export(&bank, &file, &["--difficulty", "hard,nosuch"]),
         &["\"nosuch\""],
     );
@@ -591,7 +580,7 @@ fn a_16x16_bank_exports_to_sqlite_and_jsonl() {
             assert_eq!(summary["meta"]["size"], "16");
         }
     }
-    fails_naming(
+    crate::common::fails_naming(
         export(
             &bank,
             &dir.path().join("k.csv"),
@@ -641,17 +630,17 @@ fn standard_output_takes_the_streamed_formats() {
         .output()
         .unwrap();
     assert_eq!(out.stdout.iter().filter(|&&b| b == b'\n').count(), 3);
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = crate::common::stderr_of(&out);
     assert!(
         err.contains("exported 3 of 2000 rows to standard output"),
         "{err}"
     );
 
-    let stderr = fails_naming(
+    let stderr = crate::common::fails_naming(
         export_stdout(&bank, &cwd, &["--format", "sqlite"]),
         &["sqlite", "standard output", "--to"],
     );
     assert!(!stderr.contains("panicked"), "{stderr}");
-    fails_naming(export_stdout(&bank, &cwd, &[]), &["--to -", "--format"]);
+    crate::common::fails_naming(export_stdout(&bank, &cwd, &[]), &["--to -", "--format"]);
     assert_eq!(listing(&cwd), Vec::<String>::new());
 }

@@ -1,7 +1,7 @@
 //! `generate` end to end: the binary writes a bank, and the bank is read back with
 //! independent tools (zstd and csv crates, the `sudoku` crate's solver).
 
-mod common;
+use crate::common;
 
 use common::{factory, generate, listing, read_bank};
 use predicates::prelude::*;
@@ -190,7 +190,7 @@ fn an_unreachable_band_is_an_error_not_a_loop() {
             .cmd()
             .assert()
             .code(2);
-        String::from_utf8_lossy(&run.get_output().stderr).into_owned()
+        crate::common::stderr_of(&run)
     };
     let sparse = hint("sparse", &["--carve", "minimal", "--bands", "x=17-18"]);
     assert!(

@@ -26,7 +26,7 @@
 //! a mismatch (the manifest and recomputed checksums are still checked). Without
 //! `GOLDEN_PRINT` a mismatch fails.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -3,7 +3,7 @@
 //! path whose placements rebuild the solution `solve` prints, JSON an app can read,
 //! and the exit codes of bad lines.
 
-mod common;
+use crate::common;
 
 use common::factory;
 

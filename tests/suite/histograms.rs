@@ -2,7 +2,7 @@
 //! reads (the Python `hdrhistogram` package, through scripts/check-hlog.py), with
 //! counts that add up to the rows written; and the stage table on stderr.
 
-mod common;
+use crate::common;
 
 use std::process::Command;
 
@@ -49,11 +49,11 @@ fn hlog_files_decode_independently_and_count_the_rows() {
         .arg(&out)
         .output()
         .expect("python3 runs");
-    let stdout = String::from_utf8_lossy(&run.stdout);
+    let stdout = crate::common::stdout_of(&run);
     assert!(
         run.status.success(),
         "{stdout}\n{}",
-        String::from_utf8_lossy(&run.stderr)
+        crate::common::stderr_of(&run)
     );
     assert!(stdout.contains("write   intervals="), "{stdout}");
     assert!(stdout.contains("count=20000"), "{stdout}");

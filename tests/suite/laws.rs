@@ -15,7 +15,7 @@ use sudoku_factory::engine::solve::{count_solutions, solve, Verdict};
 type Transform = transform::Transform<Box3>;
 
 fn qqwing(i: usize) -> Cells {
-    let text = include_str!("../data/qqwing-10k.txt");
+    let text = include_str!("../../data/qqwing-10k.txt");
     let line = text.lines().nth(i).expect("fixture has 10,000 lines");
     parse_line(line, i + 1).expect("fixture is well formed")
 }

@@ -3,7 +3,7 @@
 //! form; a tight `--memory` changes nothing in the output; a bad input is an error
 //! that leaves nothing behind.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -336,7 +336,7 @@ fn bad_inputs_are_errors_that_write_nothing() {
         partial.join("bank-00000.csv.zst"),
     )
     .unwrap();
-    let refused_partial = |m: &sudoku_factory::bank::sink::Manifest, message: &str| {
+    let refused_partial = |m: &sudoku_factory::bank::format::Manifest, message: &str| {
         let manifest = serde_json::to_vec(m).unwrap();
         std::fs::write(partial.join("manifest.json"), manifest).unwrap();
         refused(&[&partial], message);

@@ -5,7 +5,7 @@
 //! used to exit 101 (a panic in `print!`/`eprintln!`) in these cases. And an output
 //! named on the command line that is a pipe or a device is refused, never renamed over.
 
-mod common;
+use crate::common;
 
 use std::os::fd::{FromRawFd, OwnedFd};
 use std::path::Path;
@@ -93,7 +93,7 @@ fn fails_onto_a_full_disk(args: &[&std::ffi::OsStr], what: &str) {
     let full = std::fs::File::create("/dev/full").unwrap();
     let out = run(args, Stdio::from(full), Stdio::piped());
     assert_eq!(out.status.code(), Some(2), "{what}: {out:?}");
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = crate::common::stderr_of(&out);
     assert!(
         err.contains("writing to standard output: "),
         "{what}: {err}"
@@ -131,7 +131,7 @@ fn export_to_standard_output_stops_at_a_closed_pipe() {
         args.extend(format.iter().map(std::ffi::OsStr::new));
         let out = run(&args, closed_pipe(), Stdio::piped());
         assert_eq!(out.status.code(), Some(0), "{format:?}: {out:?}");
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = crate::common::stderr_of(&out);
         assert!(
             err.contains("standard output was closed"),
             "{format:?}: {err}"
@@ -216,7 +216,7 @@ fn every_writer_refuses(bank: &Path, path: &Path, check: impl Fn(&[&str], &str))
         let os: Vec<&std::ffi::OsStr> = args.iter().map(std::ffi::OsStr::new).collect();
         let out = run(&os, Stdio::null(), Stdio::piped());
         assert_eq!(out.status.code(), Some(2), "{args:?}: {out:?}");
-        check(&args, &String::from_utf8_lossy(&out.stderr));
+        check(&args, &crate::common::stderr_of(&out));
     }
 }
 

@@ -15,9 +15,9 @@ use std::process::Command;
 
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
+use sudoku_factory::engine::bands::BandTable;
 use sudoku_factory::engine::board::{Board, Nxn};
 use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
-use sudoku_factory::engine::grade::BandTable;
 use sudoku_factory::engine::grid::{parse_sized, Size};
 use sudoku_factory::engine::nxn::{Box3, Box4};
 use sudoku_factory::render::html::{play_page, PlayPuzzle};
@@ -123,7 +123,7 @@ fn rendered_page(dir: &Path) -> std::path::PathBuf {
         assert!(
             out.status.success(),
             "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
+            crate::common::stderr_of(&out)
         );
     };
     let bank = dir.join("bank");
@@ -203,8 +203,8 @@ fn the_play_page_plays_in_a_headless_browser() {
     let rendered = rendered_page(&dir);
 
     let out = check(&nine, &screenshot, &[&sixteen_page, &rendered]);
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stdout = crate::common::stdout_of(&out);
+    let stderr = crate::common::stderr_of(&out);
     assert!(
         out.status.success(),
         "the play page failed in the browser ({}):\n{stdout}{stderr}\n(the tools: `{INSTALL}`)",
@@ -236,7 +236,7 @@ fn the_checker_fails_a_page_whose_check_marks_nothing() {
     std::fs::write(&page, html.replace(marking, "void i")).expect("writing the broken page");
 
     let out = check(&page, &dir.path().join("shot.png"), &[]);
-    let stderr = String::from_utf8_lossy(&out.stderr);
+    let stderr = crate::common::stderr_of(&out);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(
         stderr.contains("FAIL") && stderr.contains("Check marks the wrong entry"),

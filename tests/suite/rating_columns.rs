@@ -3,7 +3,7 @@
 //! is invariant under the symmetry group); sizes without a rater leave them empty;
 //! `merge` keeps them; `verify` re-rates and finds a tampered rating.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::io::Write;
@@ -72,7 +72,7 @@ fn verify_finds_a_tampered_rating_in_a_variant_row() {
     let stated = read_bank(&bank)[2].rating.clone();
     tamper(&bank, 2, 6, if stated == "9.9" { "9.8" } else { "9.9" });
     let assert = verify(&bank).assert().code(1);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let stderr = crate::common::stderr_of(&assert);
     assert!(stderr.contains("wrong rating"), "{stderr}");
     assert!(stderr.contains("(id 2): rating 9."), "{stderr}");
 }
@@ -97,14 +97,14 @@ fn verify_holds_an_earlier_raters_bank_to_consistency_not_to_todays_rater() {
         .arg(&bank)
         .assert()
         .success();
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let stderr = crate::common::stderr_of(&assert);
     assert!(stderr.contains("predates this build"), "{stderr}");
     // A seed's first row with another rating: not re-rated, but its variants must
     // still carry the same columns.
     let stated = read_bank(&bank)[0].rating.clone();
     tamper(&bank, 0, 6, if stated == "9.9" { "9.8" } else { "9.9" });
     let assert = verify(&bank).assert().code(1);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let stderr = crate::common::stderr_of(&assert);
     assert!(stderr.contains("wrong rating"), "{stderr}");
     assert!(!stderr.contains("(id 0): rating"), "{stderr}");
     assert!(stderr.contains("(id 1): rating"), "{stderr}");
@@ -235,7 +235,7 @@ fn grade_rating_lands_every_seed_in_its_rating_band_whatever_the_threads() {
     };
     tamper(&bank, 0, 4, wrong);
     let assert = verify(&bank).assert().code(1);
-    let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+    let stderr = crate::common::stderr_of(&assert);
     assert!(stderr.contains("wrong band"), "{stderr}");
 }
 
@@ -270,7 +270,7 @@ fn grade_rating_refuses_what_it_cannot_do() {
             .cmd()
             .assert()
             .code(2);
-        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        let stderr = crate::common::stderr_of(&assert);
         assert!(stderr.contains(says), "{args:?}: {stderr}");
         assert!(
             !dir.path().join("bank").exists(),

@@ -8,7 +8,7 @@
 //! poppler-utils is a requirement of this test (the CI script installs it): a missing
 //! tool fails the test instead of skipping it.
 
-mod common;
+use crate::common;
 
 use std::collections::{BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
@@ -55,9 +55,9 @@ fn poppler(tool: &str, args: &[&str], file: &Path) -> String {
         out.status.success(),
         "{tool} {args:?} {}: {}",
         file.display(),
-        String::from_utf8_lossy(&out.stderr)
+        crate::common::stderr_of(&out)
     );
-    String::from_utf8_lossy(&out.stdout).into_owned()
+    crate::common::stdout_of(&out)
 }
 
 /// `pdfinfo`'s field `name`.
@@ -86,10 +86,6 @@ fn lines_of(path: &Path) -> Vec<String> {
         .collect()
 }
 
-fn stderr_of(a: &assert_cmd::assert::Assert) -> String {
-    String::from_utf8_lossy(&a.get_output().stderr).into_owned()
-}
-
 #[test]
 fn the_pdf_is_a_book_poppler_reads() {
     let dir = tempfile::tempdir().unwrap();
@@ -104,7 +100,7 @@ fn the_pdf_is_a_book_poppler_reads() {
     .arg(&txt)
     .assert()
     .success();
-    let stderr = stderr_of(&run);
+    let stderr = crate::common::stderr_of(&run);
     let first_solutions = first_solution_page(&stderr);
 
     // 20 puzzles two a page (each band starting a new page), then 20 solutions 12 a page.
@@ -285,11 +281,7 @@ fn svg_counts(path: &Path) -> (usize, Vec<String>) {
         .arg(path)
         .output()
         .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "{}", crate::common::stderr_of(&out));
     let text = String::from_utf8(out.stdout).unwrap();
     let mut lines = text.lines();
     let n: usize = lines.next().unwrap().parse().unwrap();
@@ -380,7 +372,7 @@ fn a_book_too_small_to_read_is_refused_and_the_default_fits() {
             .arg(&pdf)
             .assert()
             .code(2);
-        let stderr = stderr_of(&run);
+        let stderr = crate::common::stderr_of(&run);
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
         assert!(!pdf.exists(), "{args:?}");
     }
@@ -442,7 +434,7 @@ fn a_puzzle_file_or_stdin_is_solved_and_bad_lines_are_named() {
         .write_stdin(bad)
         .assert()
         .code(2);
-    let stderr = stderr_of(&run);
+    let stderr = crate::common::stderr_of(&run);
     assert!(
         stderr.contains("line 2: the puzzle has more than one solution"),
         "{stderr}"
@@ -492,7 +484,7 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
             .arg(&svg)
             .assert()
             .code(2);
-        let stderr = stderr_of(&run);
+        let stderr = crate::common::stderr_of(&run);
         assert!(stderr.contains(needle), "{args:?}: {stderr}");
     };
     fails(&["--trim", "5x8"], "unknown trim size");
@@ -515,7 +507,7 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
             .current_dir(dir.path())
             .assert()
             .code(2);
-        let stderr = stderr_of(&run);
+        let stderr = crate::common::stderr_of(&run);
         assert!(
             stderr.contains(&format!("{flag} -: render writes files")),
             "{stderr}"
@@ -531,7 +523,7 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
         .write_stdin("")
         .assert()
         .code(2);
-    assert!(stderr_of(&run).contains("both read standard input"));
+    assert!(crate::common::stderr_of(&run).contains("both read standard input"));
     nothing_written();
 
     // A bank that fails the manifest checks: a shard of the wrong size.
@@ -542,9 +534,9 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
     std::fs::write(&shard, bytes).unwrap();
     let run = render(&broken, &["--pdf"]).arg(&pdf).assert().code(2);
     assert!(
-        stderr_of(&run).contains("bank-00000.csv.zst has"),
+        crate::common::stderr_of(&run).contains("bank-00000.csv.zst has"),
         "{}",
-        stderr_of(&run)
+        crate::common::stderr_of(&run)
     );
     assert!(!pdf.exists());
 
@@ -554,7 +546,7 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
         .arg(&pdf)
         .assert()
         .code(2);
-    assert!(stderr_of(&run).contains(&format!("{} already exists", pdf.display())));
+    assert!(crate::common::stderr_of(&run).contains(&format!("{} already exists", pdf.display())));
     assert_eq!(std::fs::read(&pdf).unwrap(), b"earlier book");
     render(bank(), &["--count", "2", "--force", "--pdf"])
         .arg(&pdf)
@@ -568,7 +560,7 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
         .arg(&svg)
         .assert()
         .code(2);
-    assert!(stderr_of(&run).contains("solution-0002.svg already exists"));
+    assert!(crate::common::stderr_of(&run).contains("solution-0002.svg already exists"));
     assert_eq!(listing(&svg), ["solution-0002.svg"]);
 
     // Regressions: two outputs on one file (the second replaced the first), and an
@@ -583,9 +575,9 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
         .assert()
         .code(2);
     assert!(
-        stderr_of(&run).contains("are the same file"),
+        crate::common::stderr_of(&run).contains("are the same file"),
         "{}",
-        stderr_of(&run)
+        crate::common::stderr_of(&run)
     );
     assert!(!same.exists());
     let copy = copy_of_bank(dir.path(), "copy");
@@ -596,9 +588,9 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
             .assert()
             .code(2);
         assert!(
-            stderr_of(&run).contains("is a file of the bank"),
+            crate::common::stderr_of(&run).contains("is a file of the bank"),
             "{}",
-            stderr_of(&run)
+            crate::common::stderr_of(&run)
         );
     }
     assert_eq!(std::fs::read(copy.join("manifest.json")).unwrap(), before);
@@ -671,7 +663,7 @@ fn txt_append_appends_and_exclude_skips_earlier_books() {
         .arg(bank())
         .assert()
         .code(2);
-    assert!(stderr_of(&run).contains("no puzzle to render"));
+    assert!(crate::common::stderr_of(&run).contains("no puzzle to render"));
     // Regression: an exclusion file of 4x4 puzzles was told "pass --size 4", which
     // only made the 9x9 bank a mismatch.
     let fours = dir.path().join("fours.txt");
@@ -682,7 +674,7 @@ fn txt_append_appends_and_exclude_skips_earlier_books() {
         .arg(&fours)
         .assert()
         .code(2);
-    let err = stderr_of(&run);
+    let err = crate::common::stderr_of(&run);
     assert!(
         err.contains("16 cells make a 4x4 board, not 9x9; the puzzles rendered are 9x9"),
         "{err}"
@@ -701,7 +693,7 @@ fn the_summary_counts_one_puzzle_in_the_singular() {
         .arg(dir.path().join("one.html"))
         .assert()
         .success();
-    let err = stderr_of(&run);
+    let err = crate::common::stderr_of(&run);
     assert!(err.contains("rendered 1 puzzle ("), "{err}");
     assert!(err.contains("a play page of 1 puzzle,"), "{err}");
     assert!(err.contains("one.txt: 1 line written"), "{err}");
@@ -721,7 +713,7 @@ fn a_thousand_puzzle_book() {
         .arg(&pdf)
         .assert()
         .success();
-    let stderr = stderr_of(&run);
+    let stderr = crate::common::stderr_of(&run);
     let pages: usize = info(&pdf, "Pages").parse().unwrap();
     // 250 pages of puzzles (plus partial pages where a band ends) and 84 of solutions.
     assert!(

@@ -3,7 +3,7 @@
 //! when it started stays ignored), and a write that fails (file-size limit) ends with
 //! a clear error and leaves every listed shard intact.
 
-mod common;
+use crate::common;
 
 use std::os::unix::process::{CommandExt, ExitStatusExt};
 use std::path::Path;
@@ -12,8 +12,8 @@ use std::time::{Duration, Instant};
 
 use common::{generate, listing, resume, signal_when, Gen};
 use predicates::prelude::*;
+use sudoku_factory::bank::format::Manifest;
 use sudoku_factory::bank::read_manifest;
-use sudoku_factory::bank::sink::Manifest;
 
 /// The run that is killed and resumed, long enough (48 shards) to be killed mid-way.
 fn the_run(out: &Path) -> Gen {
@@ -117,7 +117,7 @@ fn a_resumed_worker_counts_the_rows_it_made() {
     );
     let before = read_manifest(&crashed).unwrap().rows;
     let run = resume(&crashed).loud().run().success();
-    let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    let stderr = crate::common::stderr_of(&run);
     let after = read_manifest(&crashed).unwrap().rows;
     let want = format!(": {} rows made in this run", after - before);
     assert!(stderr.contains(&want), "{want} in {stderr}");
@@ -278,7 +278,7 @@ fn a_file_size_limit_gives_a_clear_error_and_intact_listed_shards() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2));
-    let stderr = String::from_utf8_lossy(&output.stderr);
+    let stderr = crate::common::stderr_of(&output);
     assert!(stderr.contains("File too large"), "{stderr}");
     assert!(stderr.starts_with("sudoku-factory: "), "{stderr}");
     let manifest = read_manifest(&out).unwrap();

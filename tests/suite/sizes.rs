@@ -6,14 +6,14 @@
 //! grids, canonical forms among the essentially different puzzles, a clear error when
 //! more distinct seeds are asked for than exist); and the commands' `--size`.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::path::Path;
 
 use common::{factory, generate, read_bank, verify, Gen};
 use predicates::prelude::*;
-use sudoku_factory::engine::grade::BandTable;
+use sudoku_factory::engine::bands::BandTable;
 use sudoku_factory::engine::grid::{parse_sized, Size};
 use sudoku_factory::engine::nxn::solve::{count_solutions, count_solutions_reference};
 use sudoku_factory::engine::nxn::{solves, Box2, Box4, Box5, Shape};

@@ -1,6 +1,6 @@
 //! `solve`: one line out per line in, verdicts for bad lines, exit codes.
 
-mod common;
+use crate::common;
 
 use common::factory;
 

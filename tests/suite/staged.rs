@@ -3,7 +3,7 @@
 //! across workers, after a kill -9 in either stage, and never from a seed file that is
 //! missing, damaged or from another run.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -78,7 +78,7 @@ fn staged_bank(run: &[&str], dir: &Path, n: u64) -> PathBuf {
 fn assert_same_shards(a: &Path, b: &Path) {
     let (ma, mb) = (read_manifest(a).unwrap(), read_manifest(b).unwrap());
     assert!(ma.complete && mb.complete);
-    let names = |m: &sudoku_factory::bank::sink::Manifest| {
+    let names = |m: &sudoku_factory::bank::format::Manifest| {
         m.shards.iter().map(|s| s.file.clone()).collect::<Vec<_>>()
     };
     assert_eq!(names(&ma), names(&mb));
@@ -198,7 +198,7 @@ fn duplicate_seeds_across_workers_are_resolved_as_one_process_does() {
         .args(["--workers", "3", "--worker", "0"])
         .loud()
         .run();
-    let stderr = String::from_utf8_lossy(&loud.get_output().stderr).into_owned();
+    let stderr = crate::common::stderr_of(&loud);
     let dropped: u64 = stderr
         .split("seeds: 1500 read from the seed files (1 puzzles per seed), ")
         .nth(1)

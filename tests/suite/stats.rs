@@ -2,7 +2,7 @@
 //! zstd and csv crates, the SVG it writes is a real chart, and stage latencies
 //! appear (with a throughput panel) when `OUT/histograms/` holds interval logs.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::time::{Duration, SystemTime};
@@ -126,7 +126,7 @@ fn the_chart_never_replaces_a_bank_file_and_needs_force_over_a_file() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2), "{output:?}");
-    assert!(String::from_utf8_lossy(&output.stderr).contains("pass --force"));
+    assert!(crate::common::stderr_of(&output).contains("pass --force"));
     assert!(output.stdout.is_empty(), "refused before reading the bank");
     assert_eq!(std::fs::read_to_string(&chart).unwrap(), "my own drawing");
     factory()
@@ -148,7 +148,7 @@ fn the_chart_never_replaces_a_bank_file_and_needs_force_over_a_file() {
             .output()
             .unwrap();
         assert_eq!(output.status.code(), Some(2), "{output:?}");
-        let stderr = String::from_utf8_lossy(&output.stderr);
+        let stderr = crate::common::stderr_of(&output);
         assert!(
             stderr.contains(&format!(
                 "{name} {says}, not a bank (a directory holding manifest.json"
@@ -166,8 +166,7 @@ fn the_chart_never_replaces_a_bank_file_and_needs_force_over_a_file() {
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(2), "{output:?}");
-    assert!(String::from_utf8_lossy(&output.stderr)
-        .contains("--svg -: stats writes the chart to a file"));
+    assert!(crate::common::stderr_of(&output).contains("--svg -: stats writes the chart to a file"));
     assert!(!dir.path().join("-").exists());
 }
 
@@ -288,8 +287,8 @@ fn rating_bands_keep_their_table_and_an_unfinished_bank_is_named() {
     let run = common::factory().arg("stats").arg(&out).assert().success();
     let output = run.get_output();
     let (stdout, stderr) = (
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr),
+        crate::common::stdout_of(&output),
+        crate::common::stderr_of(&output),
     );
     let bands: Vec<&str> = stdout
         .lines()

@@ -8,10 +8,10 @@ use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use rayon::prelude::*;
 use sudoku::Sudoku;
+use sudoku_factory::engine::bands::BandTable;
 use sudoku_factory::engine::board::{Board, Nine};
 use sudoku_factory::engine::canon::canonical_form;
 use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
-use sudoku_factory::engine::grade::BandTable;
 use sudoku_factory::engine::grid::is_consistent;
 
 const N: u64 = if cfg!(debug_assertions) { 20 } else { 200 };

@@ -2,7 +2,7 @@
 //! symmetry, a uniquely solvable puzzle, and (carved to the end) one that is minimal
 //! with respect to orbits; the CLI carries `--symmetry` through to the bank.
 
-mod common;
+use crate::common;
 
 use common::{generate, read_bank};
 use rand::SeedableRng;

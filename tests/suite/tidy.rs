@@ -7,6 +7,10 @@
 //!   locks, no `static mut`, no lazily initialised or thread-local statics, except the
 //!   few listed in [`ENGINE_STATE_ALLOWED`] with the reason each is there. Immutable
 //!   `static` lookup tables are plain data and allowed.
+//! * Imports point down ([`LAYERS`]): `engine` imports only `engine`, `util` only
+//!   `util`, `bank` `engine` and `util`, `run` those and `bank`, `render` `engine` and
+//!   `util`; nothing but `main` imports `cmd`, and no command imports a sibling
+//!   command. Checked on every `crate::` path of the code, naming the line.
 //! * Every `#[ignore]` says why (`#[ignore = "..."]`).
 //! * Every top-level module is in the code map of `src/lib.rs`, every module of a
 //!   layer directory in its `mod.rs` map, and every source
@@ -26,12 +30,16 @@ const IO_MODULES: &[&str] = &[
     "cmd/",
     "bank/sink.rs",
     "bank/reader.rs",
-    "signals.rs",
+    "util/output.rs",
+    "util/signals.rs",
+    "util/text.rs",
 ];
 /// Modules allowed to create, rename or delete files: `sink` owns every bank file;
-/// the commands write the files a user names (`--svg`, `bench --out`); `signals`
-/// removes the unfinished temporary files registered with it when a signal ends a run.
-const WRITE_MODULES: &[&str] = &["bank/sink.rs", "cmd/", "signals.rs"];
+/// `util::output` is the one atomic writer every named output goes through; the
+/// commands create the directories a user names (`bench --out`, `render --svg`);
+/// `signals` removes the unfinished temporary files registered with it when a
+/// signal ends a run.
+const WRITE_MODULES: &[&str] = &["bank/sink.rs", "cmd/", "util/output.rs", "util/signals.rs"];
 /// The puzzle logic: no I/O, no mutable global state.
 const ENGINE_MODULES: &[&str] = &["engine/", "run/seed.rs", "run/rng.rs"];
 /// Global state in engine code that is there on purpose: (file, the text that
@@ -369,4 +377,156 @@ fn the_comment_and_test_module_filter_sees_code_only() {
         declared_modules("pub mod a;\nmod b;\nmod c {\n}\n// mod d;\n"),
         BTreeSet::from(["a".to_string(), "b".to_string()])
     );
+}
+
+/// Each layer (a directory under `src/`, or a top-level file) and the layers its code
+/// may name with `crate::`: imports point down. `main.rs` and `lib.rs` may name
+/// everything; `cmd` everything but its siblings (checked apart).
+const LAYERS: &[(&str, &[&str])] = &[
+    ("engine", &["engine"]),
+    ("util", &["util"]),
+    ("bank", &["bank", "engine", "util"]),
+    ("run", &["run", "bank", "engine", "util"]),
+    ("render", &["render", "engine", "util"]),
+    ("bench", &["bench", "run", "bank", "engine", "util"]),
+    ("cli", &["cli", "bank", "engine", "render", "run", "util"]),
+    (
+        "cmd",
+        &[
+            "cmd", "bank", "bench", "cli", "engine", "render", "run", "util",
+        ],
+    ),
+];
+
+/// Where a crate-root macro is defined: `crate::say!` is `util`'s.
+const MACROS: &[(&str, &str)] = &[("say", "util"), ("with_board", "engine")];
+
+/// The layer of a file under `src/` (`bank/sink.rs` is `bank`, `cli.rs` is `cli`).
+fn layer_of(file: &str) -> &str {
+    let first = file.split('/').next().unwrap_or(file);
+    first.strip_suffix(".rs").unwrap_or(first)
+}
+
+/// `src/FILE:LINE: ...` for every path in `file`'s code that points the wrong way: a
+/// `crate::X` with X not in the layer's list, or, in a command, a sibling command
+/// (`super::export::`, `crate::cmd::render::`).
+fn wrong_imports(file: &str, text: &str) -> Vec<String> {
+    let layer = layer_of(file);
+    let Some((_, allowed)) = LAYERS.iter().find(|(l, _)| *l == layer) else {
+        return Vec::new(); // lib.rs, main.rs
+    };
+    let mut found = Vec::new();
+    for (line, code) in code_lines(text) {
+        let mut say =
+            |why: String| found.push(format!("src/{file}:{line}: {} ({why})", code.trim()));
+        for (at, _) in code.match_indices("crate::") {
+            let rest = &code[at + "crate::".len()..];
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            // `sudoku_factory::` is not this crate's path; `crate::{a, b}` is split below.
+            if code[..at].ends_with(|c: char| c.is_alphanumeric() || c == '_') {
+                continue;
+            }
+            let names: Vec<String> = if let Some(group) = rest.strip_prefix('{') {
+                let inner = group.split('}').next().unwrap_or("");
+                inner
+                    .split(',')
+                    .map(|n| n.trim().split("::").next().unwrap_or("").to_string())
+                    .filter(|n| !n.is_empty())
+                    .collect()
+            } else {
+                vec![name]
+            };
+            for name in names {
+                let target = MACROS
+                    .iter()
+                    .find(|(m, _)| *m == name)
+                    .map_or(name.as_str(), |(_, l)| l);
+                if !allowed.contains(&target) {
+                    say(format!("{layer} may not import {target}"));
+                } else if layer == "cmd" && target == "cmd" {
+                    let sibling = rest.trim_start_matches("cmd::");
+                    if sibling.contains("::") && !sibling.starts_with('{') {
+                        say("a command imports a sibling command".into());
+                    }
+                }
+            }
+        }
+        if layer == "cmd" && !file.ends_with("mod.rs") {
+            for (at, _) in code.match_indices("super::") {
+                let rest = &code[at + "super::".len()..];
+                let name: String = rest
+                    .chars()
+                    .take_while(|c| c.is_alphanumeric() || *c == '_')
+                    .collect();
+                let is_module = rest[name.len()..].starts_with("::")
+                    && name.chars().next().is_some_and(|c| c.is_lowercase());
+                if is_module {
+                    say(format!("a command imports the sibling command {name}"));
+                }
+            }
+        }
+    }
+    found
+}
+
+#[test]
+fn imports_point_down_the_layers() {
+    let files = src_files();
+    let wrong: Vec<String> = files
+        .iter()
+        .flat_map(|(file, text)| wrong_imports(file, text))
+        .collect();
+    assert!(
+        wrong.is_empty(),
+        "imports that point up or sideways (move the helper down to the lowest layer \
+         that needs it, e.g. `util` or `bank::format`):\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_import_check_catches_what_it_should() {
+    let bad = "use crate::cmd::counted;\nuse crate::run::seed::SeedPuzzle;\n";
+    assert_eq!(wrong_imports("bank/reader.rs", bad).len(), 2);
+    assert_eq!(
+        wrong_imports(
+            "engine/grid.rs",
+            "let n = crate::util::text::counted(1, \"x\");"
+        )
+        .len(),
+        1
+    );
+    assert_eq!(
+        wrong_imports("engine/board.rs", "crate::with_board!(s, B => x)").len(),
+        0
+    );
+    assert_eq!(
+        wrong_imports("render/select.rs", "crate::say!(\"x\")").len(),
+        0
+    );
+    assert_eq!(
+        wrong_imports("bank/sink.rs", "use crate::{engine::grid, run::seed};").len(),
+        1
+    );
+    assert_eq!(
+        wrong_imports("cmd/stats.rs", "use super::render::write_file;").len(),
+        1
+    );
+    assert_eq!(
+        wrong_imports("cmd/stats.rs", "use super::{write_stdout, Outcome};").len(),
+        0
+    );
+    assert_eq!(
+        wrong_imports("cmd/stats.rs", "use crate::cmd::export::x;").len(),
+        1
+    );
+    // Test modules and comments are not code.
+    assert!(wrong_imports(
+        "engine/grid.rs",
+        "// crate::bank::x\n#[cfg(test)]\nmod tests {\n    use crate::bank::x;\n}\n"
+    )
+    .is_empty());
 }

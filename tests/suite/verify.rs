@@ -3,13 +3,13 @@
 //! the shard and row it is in. Damaged shards are rewritten with the zstd crate and
 //! the manifest's size and checksum fixed, so that only the row checks can see them.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 
 use common::{factory, generate, rewrite_shard};
 use predicates::prelude::*;
-use sudoku_factory::engine::grade::BandTable;
+use sudoku_factory::engine::bands::BandTable;
 use sudoku_factory::engine::grid::parse_line;
 use sudoku_factory::engine::solve::count_solutions;
 
@@ -213,7 +213,7 @@ fn a_shard_range_that_does_not_fit_its_rows_is_named_as_such() {
     manifest["shards"][0]["last_id"] = u64::MAX.into();
     std::fs::write(&manifest_path, manifest.to_string()).unwrap();
     let out = verify(&out).code(1);
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+    let stderr = crate::common::stderr_of(&out);
     assert!(
         stderr.contains(&format!(
             "shard bank-00000.csv.zst claims ids 0..={} for its 300 rows",
@@ -278,7 +278,7 @@ fn a_header_of_other_column_order_is_one_defect() {
         }
     });
     let run = verify(&out).code(1);
-    let stderr = String::from_utf8_lossy(&run.get_output().stderr).into_owned();
+    let stderr = crate::common::stderr_of(&run);
     assert!(
         stderr.contains("found \"id,puzzle,solution,difficulty,clues"),
         "{stderr}"

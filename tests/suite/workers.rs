@@ -1,7 +1,7 @@
 //! Deterministic workers: N processes, each writing its own shards, together make
 //! exactly the bank one process makes.
 
-mod common;
+use crate::common;
 
 use common::{generate, verify, Gen};
 use std::collections::BTreeMap;
@@ -89,7 +89,7 @@ fn verify_checks_a_workers_bank_against_its_own_shards() {
         // Regression: `stats` warned "no histogram data" about the empty expand and
         // write histograms of a worker that has no rows to write.
         let out = common::factory().arg("stats").arg(&w).assert().success();
-        let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
+        let stderr = crate::common::stderr_of(&out);
         assert!(!stderr.contains("warning"), "worker {k}: {stderr}");
     }
     let w = dir.path().join("w2300-0");
@@ -103,8 +103,8 @@ fn verify_checks_a_workers_bank_against_its_own_shards() {
     std::fs::write(w.join("manifest.json"), m.to_string()).unwrap();
     std::fs::remove_file(w.join(dropped["file"].as_str().unwrap())).unwrap();
     let out = verify(&w).assert().code(1);
-    let stderr = String::from_utf8_lossy(&out.get_output().stderr).into_owned();
-    let stdout = String::from_utf8_lossy(&out.get_output().stdout).into_owned();
+    let stderr = crate::common::stderr_of(&out);
+    let stdout = crate::common::stdout_of(&out);
     assert!(
         format!("{stdout}{stderr}").contains("worker 0 of 4"),
         "{stdout}{stderr}"

@@ -302,3 +302,49 @@ pub fn rewrite_shard(out: &Path, file: &str, edit: impl FnOnce(&mut Vec<String>)
     )
     .unwrap();
 }
+
+/// What a finished command printed: from a `std::process::Output` or an `assert_cmd`
+/// assertion alike.
+pub trait Printed {
+    fn printed(&self) -> &std::process::Output;
+}
+
+impl Printed for std::process::Output {
+    fn printed(&self) -> &std::process::Output {
+        self
+    }
+}
+
+impl<T: Printed> Printed for &T {
+    fn printed(&self) -> &std::process::Output {
+        (*self).printed()
+    }
+}
+
+impl Printed for assert_cmd::assert::Assert {
+    fn printed(&self) -> &std::process::Output {
+        self.get_output()
+    }
+}
+
+/// A command's stderr as text (lossy: a test's message never fails on bad UTF-8).
+pub fn stderr_of(out: &impl Printed) -> String {
+    String::from_utf8_lossy(&out.printed().stderr).into_owned()
+}
+
+/// A command's stdout as text (lossy).
+pub fn stdout_of(out: &impl Printed) -> String {
+    String::from_utf8_lossy(&out.printed().stdout).into_owned()
+}
+
+/// Runs `cmd`, expects exit 2 (bad usage or input) and a message naming each of
+/// `names`, and returns stderr.
+pub fn fails_naming(mut cmd: assert_cmd::Command, names: &[&str]) -> String {
+    let out = cmd.output().unwrap();
+    let stderr = stderr_of(&out);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    for name in names {
+        assert!(stderr.contains(name), "{name:?} not in: {stderr}");
+    }
+    stderr
+}
