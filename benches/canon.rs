@@ -9,8 +9,8 @@
 use criterion::{black_box, criterion_group, criterion_main, Criterion};
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64;
-use sudoku_factory::engine::canon::Canonicalizer;
 use sudoku_factory::engine::grid::{parse_line, parse_sized};
+use sudoku_factory::engine::nxn::canon::nine::Canonicalizer;
 use sudoku_factory::engine::nxn::canon::Canonicalizer as NxnCanonicalizer;
 use sudoku_factory::engine::nxn::transform::Transform;
 use sudoku_factory::engine::nxn::{Box2, Box4, Box5, Shape};

@@ -16,7 +16,7 @@ use sudoku::Sudoku;
 use sudoku_factory::engine::board::{Board, Nine};
 use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::engine::grid::{parse_line, Cells};
-use sudoku_factory::engine::solve::count_solutions;
+use sudoku_factory::engine::nxn::solve::nine::count_solutions;
 
 fn qqwing(n: usize) -> Vec<Cells> {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/data/qqwing-10k.txt"))

@@ -14,7 +14,7 @@ old=${1:?old binary}; new=${2:?new binary}; runs=${3:-3}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 
 workloads=(
-  "minimal carve, 1 thread, 20,000 seeds|generate --count 20000 --variants 1 --carve minimal --bands all=17-81 --threads 1 --no-histograms"
+  "minimal carve, 1 thread, 20,000 seeds|generate --count 20000 --variants 1 --carve minimal --bands wide=17-81 --threads 1 --no-histograms"
   "generate --count 20000 (seeds only)|generate --count 20000 --variants 1"
   "2M-row expansion (10,000 seeds x 200)|generate --count 2000000 --variants 200"
 )

@@ -14,7 +14,7 @@
 //! * [`engine`] — the puzzle logic, pure, one engine for every size:
 //!   [`engine::grid`] (sizes, text format, the input checks), [`engine::nxn`] (the box
 //!   `Shape` with its kernel hooks, the generic solver and canonical form, the
-//!   symmetry group), [`engine::solve`] and [`engine::canon`] (the hand-tuned 9×9
+//!   symmetry group), [`engine::nxn::solve::nine`] and [`engine::nxn::canon::nine`] (the hand-tuned 9×9
 //!   kernels `Box3` plugs in), [`engine::generate`] (fill and carve strategies),
 //!   [`engine::bands`] (**the band tables**: clue ranges, or rating ranges),
 //!   [`engine::rating`] (the technique rating on the Sudoku Explainer scale),
@@ -51,7 +51,7 @@
 //! * The puzzle logic (`engine`, `run::seed`, `run::rng`) does no I/O, never sees a
 //!   clap type, and draws randomness only from an `rng` it is handed.
 //! * One engine: strategies, the symmetry group and the row format are written once
-//!   over a `Shape`; the hand-tuned 9×9 kernels (`solve`, `canon`) plug in as
+//!   over a `Shape`; the hand-tuned 9×9 kernels (`solve::nine`, `canon::nine`) plug in as
 //!   `Box3`'s hooks, resolved at compile time, and depend on nothing but `grid` (and
 //!   the one `Verdict` type), so other sizes cannot slow them down.
 //! * Hot paths (solver, carve, transform, canonical form, row formatting, the input

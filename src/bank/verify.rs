@@ -912,7 +912,7 @@ mod tests {
     use crate::bank::Label;
     use crate::engine::board::Nine;
     use crate::engine::grid::parse_line;
-    use crate::engine::solve::{self, Verdict};
+    use crate::engine::nxn::solve::nine::{self as solve, Verdict};
 
     // The minimal puzzle of DESIGN.md, its solution and canonical form.
     const PUZZLE: &str =

@@ -57,7 +57,7 @@ pub fn attempt<R: Rng + ?Sized>(lo: u8, hi: u8, rng: &mut R) -> (Cells, Cells, u
 mod tests {
     use super::*;
     use crate::engine::grid::n_clues;
-    use crate::engine::solve::{solve, Verdict};
+    use crate::engine::nxn::solve::nine::{solve, Verdict};
     use rand::SeedableRng;
     use rand_pcg::Pcg64;
 

@@ -312,8 +312,8 @@ mod tests {
 
     fn nine() -> (Vec<u8>, Vec<u8>) {
         let givens = cells(Size::Nine, PUZZLE);
-        let crate::engine::solve::Verdict::Unique(solution) =
-            crate::engine::solve::solve(&givens.clone().try_into().expect("81 cells"))
+        let crate::engine::nxn::solve::nine::Verdict::Unique(solution) =
+            crate::engine::nxn::solve::nine::solve(&givens.clone().try_into().expect("81 cells"))
         else {
             panic!("the example puzzle is unique");
         };

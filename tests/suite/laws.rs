@@ -6,11 +6,11 @@ use proptest::prelude::*;
 use rand::SeedableRng;
 use rand_pcg::Pcg64;
 use sudoku_factory::engine::board::{Board, Nine};
-use sudoku_factory::engine::canon::canonical_form;
 use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::engine::grid::{is_consistent, n_clues, parse_line, solves, Cells};
+use sudoku_factory::engine::nxn::canon::nine::canonical_form;
+use sudoku_factory::engine::nxn::solve::nine::{count_solutions, solve, Verdict};
 use sudoku_factory::engine::nxn::{transform, Box3};
-use sudoku_factory::engine::solve::{count_solutions, solve, Verdict};
 
 type Transform = transform::Transform<Box3>;
 

@@ -10,9 +10,9 @@ use rayon::prelude::*;
 use sudoku::Sudoku;
 use sudoku_factory::engine::bands::BandTable;
 use sudoku_factory::engine::board::{Board, Nine};
-use sudoku_factory::engine::canon::canonical_form;
 use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::engine::grid::is_consistent;
+use sudoku_factory::engine::nxn::canon::nine::canonical_form;
 
 const N: u64 = if cfg!(debug_assertions) { 20 } else { 200 };
 

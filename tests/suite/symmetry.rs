@@ -10,8 +10,8 @@ use rand_pcg::Pcg64;
 use sudoku_factory::engine::board::{Board, Nine};
 use sudoku_factory::engine::generate::{Carve, Fill, Symmetry};
 use sudoku_factory::engine::grid::{n_clues, parse_line, Cells};
+use sudoku_factory::engine::nxn::solve::nine::{count_solutions, solve, Verdict};
 use sudoku_factory::engine::nxn::{transform, Box3};
-use sudoku_factory::engine::solve::{count_solutions, solve, Verdict};
 
 type Transform = transform::Transform<Box3>;
 

@@ -11,7 +11,7 @@ use common::{factory, generate, rewrite_shard};
 use predicates::prelude::*;
 use sudoku_factory::engine::bands::BandTable;
 use sudoku_factory::engine::grid::parse_line;
-use sudoku_factory::engine::solve::count_solutions;
+use sudoku_factory::engine::nxn::solve::nine::count_solutions;
 
 /// A 1000-row bank in shards of 300 rows, in a fresh temporary directory.
 fn bank() -> (tempfile::TempDir, PathBuf) {

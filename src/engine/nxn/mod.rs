@@ -7,7 +7,7 @@
 //! The searches are the shape's **kernels** ([`Shape::count_solutions`],
 //! [`Shape::solve`], [`Shape::removal_keeps_unique`], [`Shape::canonical_form`]):
 //! by default this module's generic [`solve`] and [`canon`]; [`Box3`] plugs in the
-//! 9×9 ones in [`crate::engine::solve`] and [`crate::engine::canon`], hand-tuned to
+//! 9×9 ones in [`crate::engine::nxn::solve::nine`] and [`crate::engine::nxn::canon::nine`], hand-tuned to
 //! 81 cells (27-bit band words, fixed permutation tables) and several times faster
 //! there. The hook is resolved at compile time: no size test in a hot loop. Tests
 //! check the generic kernels against the 9×9 ones on `Box3`.
@@ -88,7 +88,7 @@ pub trait Shape: Copy + Clone + Debug + Default + Send + Sync + 'static {
     // The kernels: the searches every strategy, command and bank check runs through,
     // chosen per shape at compile time. The defaults are this engine's generic
     // solver and canonical form; `Box3` plugs in the hand-tuned 9×9 ones
-    // ([`crate::engine::solve`], [`crate::engine::canon`]), which are several times
+    // ([`crate::engine::nxn::solve::nine`], [`crate::engine::nxn::canon::nine`]), which are several times
     // faster on the classic board. Callers always go through these hooks, never the
     // generic functions, so every size gets its fastest kernel.
 
@@ -165,22 +165,22 @@ shape!(
     Box3, 3, Size::Nine, {
         #[inline]
         fn count_solutions(cells: &[u8], limit: u32) -> u32 {
-            crate::engine::solve::count_solutions(nine(cells), limit)
+            crate::engine::nxn::solve::nine::count_solutions(nine(cells), limit)
         }
 
         #[inline]
         fn solve(cells: &[u8]) -> solve::Verdict<Self::Cells> {
-            crate::engine::solve::solve(nine(cells))
+            crate::engine::nxn::solve::nine::solve(nine(cells))
         }
 
         #[inline]
         fn removal_keeps_unique(puzzle: &[u8], cell: usize, value: u8) -> bool {
-            crate::engine::solve::removal_keeps_unique(nine(puzzle), cell, value)
+            crate::engine::nxn::solve::nine::removal_keeps_unique(nine(puzzle), cell, value)
         }
 
         #[inline]
         fn canonical_form(puzzle: &Self::Cells) -> Self::Cells {
-            crate::engine::canon::canonical_form(puzzle)
+            crate::engine::nxn::canon::nine::canonical_form(puzzle)
         }
 
         #[inline]

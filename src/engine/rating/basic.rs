@@ -1,7 +1,7 @@
 //! The pattern techniques up to 5.4: singles, SE's "direct" variants, locked
 //! candidates, naked and hidden subsets, fish and the two wings.
 //!
-//! Each finder looks at the [`Board`] and, when the technique makes progress,
+//! Each finder looks at the [`Pencilmarks`] and, when the technique makes progress,
 //! records every instance of it in [`Found`] and returns true (see the module docs of
 //! `rating` for why all instances, not SE's first one).
 //! Units are visited boxes first, then rows, then columns, as SE does, so that a
@@ -11,7 +11,7 @@ use super::tables::{
     digit_count, Bits, Cells128, FewBits, BOXES, CELL_UNITS, COLS, PEERS, ROWS, UNIT_CELLS,
     UNIT_MASK,
 };
-use super::{Board, Found, Technique};
+use super::{Found, Pencilmarks, Technique};
 
 /// What the unit-local and one-digit finders last found nothing in: the board's
 /// change stamps at that call, per finder. A unit (digit) whose stamp has not moved
@@ -26,10 +26,10 @@ use super::{Board, Found, Technique};
 #[derive(Default)]
 pub(crate) struct Memo {
     /// Hidden sets (direct pairs and triples, pairs, triples, quads), naked sets
-    /// (pairs, triples, quads), XY-, XYZ- and WXYZ-wings: [`Board::unit_stamp`]s.
+    /// (pairs, triples, quads), XY-, XYZ- and WXYZ-wings: [`Pencilmarks::unit_stamp`]s.
     pub units: [[u64; 27]; 11],
     /// Fish (2, 3, 4), turbot fish, three strong links, locked candidates (direct,
-    /// not): [`Board::digit_stamp`]s.
+    /// not): [`Pencilmarks::digit_stamp`]s.
     pub digits: [[u64; 9]; 7],
 }
 
@@ -49,7 +49,7 @@ fn changed<const N: usize>(memo: &[u64; N], stamps: &[u64; N], i: usize) -> bool
 
 /// Whether the units of `cell` are unchanged since `memo` was recorded: its
 /// candidates and those of every cell it sees are the same.
-fn unchanged_around(cell: usize, memo: &[u64; 27], b: &Board) -> bool {
+fn unchanged_around(cell: usize, memo: &[u64; 27], b: &Pencilmarks) -> bool {
     let units = CELL_UNITS[cell];
     !units
         .iter()
@@ -62,7 +62,7 @@ fn units_se_order() -> impl Iterator<Item = usize> {
 }
 
 /// Full house: the only empty cell of a unit (1.0).
-pub(crate) fn full_house(b: &Board, f: &mut Found) -> bool {
+pub(crate) fn full_house(b: &Pencilmarks, f: &mut Found) -> bool {
     for u in units_se_order() {
         let empty = b.empty & UNIT_MASK[u];
         if empty.one() {
@@ -78,7 +78,7 @@ pub(crate) fn full_house(b: &Board, f: &mut Found) -> bool {
 }
 
 /// Hidden single: a digit with one place left in a unit (box 1.2, line 1.5).
-pub(crate) fn hidden_single(b: &Board, f: &mut Found) -> bool {
+pub(crate) fn hidden_single(b: &Pencilmarks, f: &mut Found) -> bool {
     for (units, rating) in [(BOXES.chain(0..0), 12), (ROWS.chain(COLS), 15)] {
         for u in units {
             for d in 0..9 {
@@ -98,7 +98,7 @@ pub(crate) fn hidden_single(b: &Board, f: &mut Found) -> bool {
 }
 
 /// Naked single: a cell with one candidate left (2.3).
-pub(crate) fn naked_single(b: &Board, f: &mut Found) -> bool {
+pub(crate) fn naked_single(b: &Pencilmarks, f: &mut Found) -> bool {
     for c in Cells128(b.empty) {
         if b.cand[c].one() {
             f.cells.push(c as u8);
@@ -118,7 +118,7 @@ pub(crate) fn naked_single(b: &Board, f: &mut Found) -> bool {
 /// claiming is the box-scanning step "d is locked there, so in this other box it can
 /// only go here". (Measured: also counting singles in rows and columns rates 35 % of
 /// SE's 2.5–2.8 puzzles lower than SE; boxes only matches all 600.)
-fn single_after(b: &Board, d: usize, removed: u128) -> Option<usize> {
+fn single_after(b: &Pencilmarks, d: usize, removed: u128) -> Option<usize> {
     for c in Cells128(removed) {
         {
             let u = CELL_UNITS[c][2];
@@ -136,7 +136,7 @@ fn single_after(b: &Board, d: usize, removed: u128) -> Option<usize> {
 /// rest of the line (2.6); claiming: confined to one box inside a line, leaves the
 /// rest of the box (2.8). `direct`: only when that leaves a hidden single of the
 /// digit, which is then the step (1.7 / 1.9).
-pub(crate) fn locking(b: &Board, f: &mut Found, direct: bool, memo: &mut [u64; 9]) -> bool {
+pub(crate) fn locking(b: &Pencilmarks, f: &mut Found, direct: bool, memo: &mut [u64; 9]) -> bool {
     let fresh = |d: usize| changed(memo, &b.digit_stamp, d);
     // Pointing first (SE tries box → line before line → box).
     for bx in BOXES {
@@ -180,7 +180,7 @@ pub(crate) fn locking(b: &Board, f: &mut Found, direct: bool, memo: &mut [u64; 9
 }
 
 fn locking_hit(
-    b: &Board,
+    b: &Pencilmarks,
     f: &mut Found,
     d: usize,
     pattern: u128,
@@ -234,7 +234,7 @@ fn subsets(k: usize, n: usize, mut visit: impl FnMut(u32) -> bool) -> bool {
 
 /// Naked pair, triple, quad: `n` cells of a unit whose candidates together are
 /// `n` digits; those digits leave the unit's other cells (3.0, 3.6, 5.0).
-pub(crate) fn naked_set(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 27]) -> bool {
+pub(crate) fn naked_set(b: &Pencilmarks, f: &mut Found, n: usize, memo: &mut [u64; 27]) -> bool {
     let (t, r) = match n {
         2 => (Technique::NakedPair, 30),
         3 => (Technique::NakedTriple, 36),
@@ -286,7 +286,7 @@ pub(crate) fn naked_set(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 27]
 /// only when that leaves a hidden single in the unit, which is then the step (2.0,
 /// 2.5).
 pub(crate) fn hidden_set(
-    b: &Board,
+    b: &Pencilmarks,
     f: &mut Found,
     n: usize,
     direct: bool,
@@ -364,7 +364,7 @@ pub(crate) fn hidden_set(
 
 /// Basic fish of size `n` (X-wing 3.2, swordfish 3.8, jellyfish 5.2): `n` base lines
 /// holding a digit only in `n` cover lines; the digit leaves the rest of the covers.
-pub(crate) fn fish(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 9]) -> bool {
+pub(crate) fn fish(b: &Pencilmarks, f: &mut Found, n: usize, memo: &mut [u64; 9]) -> bool {
     let (t, r) = match n {
         2 => (Technique::XWing, 32),
         3 => (Technique::Swordfish, 38),
@@ -420,7 +420,7 @@ pub(crate) fn fish(b: &Board, f: &mut Found, n: usize, memo: &mut [u64; 9]) -> b
 
 /// XY-wing (4.2): a bivalue pivot {x,y} seeing bivalue pincers {x,z} and {y,z}; z
 /// leaves every cell seeing both pincers.
-pub(crate) fn xy_wing(b: &Board, f: &mut Found, memo: &mut [u64; 27]) -> bool {
+pub(crate) fn xy_wing(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 27]) -> bool {
     let bivalue = bivalue_cells(b);
     for pivot in Cells128(bivalue).filter(|&c| !unchanged_around(c, memo, b)) {
         let pc = b.cand[pivot];
@@ -452,7 +452,7 @@ pub(crate) fn xy_wing(b: &Board, f: &mut Found, memo: &mut [u64; 27]) -> bool {
 
 /// XYZ-wing (4.4): a pivot {x,y,z} seeing bivalue pincers {x,z} and {y,z}; z leaves
 /// every cell seeing all three.
-pub(crate) fn xyz_wing(b: &Board, f: &mut Found, memo: &mut [u64; 27]) -> bool {
+pub(crate) fn xyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 27]) -> bool {
     let bivalue = bivalue_cells(b);
     for pivot in Cells128(b.empty).filter(|&c| !unchanged_around(c, memo, b)) {
         let pc = b.cand[pivot];
@@ -484,7 +484,7 @@ pub(crate) fn xyz_wing(b: &Board, f: &mut Found, memo: &mut [u64; 27]) -> bool {
 }
 
 /// The empty cells with exactly two candidates.
-pub(crate) fn bivalue_cells(b: &Board) -> u128 {
+pub(crate) fn bivalue_cells(b: &Pencilmarks) -> u128 {
     let mut m = 0u128;
     for c in Cells128(b.empty) {
         if b.cand[c].two() {
@@ -502,7 +502,7 @@ pub(crate) fn bivalue_cells(b: &Board) -> u128 {
 /// fish (4.2). The empty rectangle uses as one link a box whose places of the digit
 /// lie on one row and one column of it; Sukaku Explainer's code names it 4.2, but
 /// 4.3 matches its ratings in `se-rated.txt` (67 % of the 4.x tier exact, not 61 %).
-pub(crate) fn turbot(b: &Board, f: &mut Found, memo: &mut [u64; 9]) -> bool {
+pub(crate) fn turbot(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 9]) -> bool {
     // The strong links of each digit: (unit kind 0 row / 1 col / 2 box, end, end).
     let mut all_links = [[(0usize, 0usize, 0usize); 27]; 9];
     let mut counts = [0usize; 9];
@@ -573,7 +573,7 @@ pub(crate) fn turbot(b: &Board, f: &mut Found, memo: &mut [u64; 9]) -> bool {
 /// Empty rectangles of digit `d`: a box whose places of `d` lie on its row `r` and
 /// column `c` (not all on one of them), and a strong link of `d` in a line crossing
 /// one of them outside the box.
-fn empty_rectangle(b: &Board, f: &mut Found, d: usize) {
+fn empty_rectangle(b: &Pencilmarks, f: &mut Found, d: usize) {
     for bx in BOXES {
         let p = b.pos[d] & UNIT_MASK[bx];
         if !p.several() {
@@ -630,7 +630,7 @@ fn empty_rectangle(b: &Board, f: &mut Found, d: usize) {
 /// and both directions. A step applies every chain of the lowest rating found.
 /// (Sukaku's 4–6-link fishes, 5.8–6.8, were tried: on `se-rated.txt` they agree with
 /// none of its puzzles and move ±0.5 agreement by 0.2 points, so they are left out.)
-pub(crate) fn three_links(b: &Board, f: &mut Found, memo: &mut [u64; 9]) -> bool {
+pub(crate) fn three_links(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 9]) -> bool {
     let mut search = LinkSearch {
         b,
         d: 0,
@@ -682,7 +682,7 @@ const LINKS: usize = 3;
 
 /// The depth-first search of [`three_links`] for one digit.
 struct LinkSearch<'a> {
-    b: &'a Board,
+    b: &'a Pencilmarks,
     d: usize,
     /// The digit's strong links: its two cells and the unit kind (0 row, 1
     /// column, 2 box).
@@ -766,7 +766,7 @@ impl LinkSearch<'_> {
 /// one of them can be false in the pattern, so z is true in one of its cells there
 /// and leaves every cell seeing all of them. SE rates it 5.5, plus 0.1 when the
 /// largest candidate count in the pattern is 3.
-pub(crate) fn wxyz_wing(b: &Board, f: &mut Found, memo: &mut [u64; 27]) -> bool {
+pub(crate) fn wxyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 27]) -> bool {
     let best = wing(b, f, 4, 55, memo);
     remember(
         best != u8::MAX && f.elim(Technique::WxyzWing, best),
@@ -785,7 +785,7 @@ pub(crate) fn wxyz_wing(b: &Board, f: &mut Found, memo: &mut [u64; 27]) -> bool 
 /// Searched in that form directly: four cells of a unit with five digits, then the
 /// bivalue cells on those digits that see one of them (a quarter of the time the
 /// search of every pivot and four cells it sees took on minimal puzzles).
-pub(crate) fn vwxyz_wing(b: &Board, f: &mut Found) -> bool {
+pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
     let bivalue = bivalue_cells(b);
     let mut best = u8::MAX;
     if bivalue == 0 {
@@ -857,7 +857,7 @@ pub(crate) fn vwxyz_wing(b: &Board, f: &mut Found) -> bool {
 /// lowest rating and returns that rating (`u8::MAX`: none). SE's rating is `base`
 /// plus (size − m) − |m − largest candidate count|, m = (size + 2) / 2: the middle
 /// candidate count is the hardest.
-fn wing(b: &Board, f: &mut Found, size: u32, base: u8, memo: &[u64; 27]) -> u8 {
+fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, memo: &[u64; 27]) -> u8 {
     let mut best = u8::MAX;
     let mut cells = [0usize; 5];
     for pivot in Cells128(b.empty).filter(|&c| !unchanged_around(c, memo, b)) {
@@ -895,7 +895,7 @@ fn wing(b: &Board, f: &mut Found, size: u32, base: u8, memo: &[u64; 27]) -> u8 {
 
 /// The choice of a wing's cells beyond the pivot, keeping the digit union small.
 struct WingSearch<'a> {
-    b: &'a Board,
+    b: &'a Pencilmarks,
     size: usize,
     base: u8,
     wings: &'a [usize],

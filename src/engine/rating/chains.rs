@@ -47,7 +47,7 @@
 //! [`Chains::mixed_cycle_starts`] (a unit test compares it with the full search).
 
 use super::tables::{digit_count, Bits, Bits64, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
-use super::{Board, Found, Technique};
+use super::{Found, Pencilmarks, Technique};
 
 /// Parent of the start node.
 const START: u16 = u16::MAX;
@@ -140,7 +140,7 @@ struct Strong {
 }
 
 impl Strong {
-    fn compute(&mut self, b: &Board) {
+    fn compute(&mut self, b: &Pencilmarks) {
         self.bivalue = 0;
         self.linked = [0; 9];
         for c in Cells128(b.empty) {
@@ -252,7 +252,7 @@ impl Chains {
     }
 
     /// Tries the chain levels in order; true when one made progress.
-    pub(crate) fn find(&mut self, b: &Board, f: &mut Found) -> bool {
+    pub(crate) fn find(&mut self, b: &Pencilmarks, f: &mut Found) -> bool {
         self.ties.clear();
         let found = self
             .unary(b, true)
@@ -283,7 +283,7 @@ impl Chains {
     /// `prune`: chains searched no longer than the best so far allows, mixed cycles
     /// only from [`Chains::mixed_cycle_starts`] (always but in the test that proves
     /// it changes nothing).
-    fn unary(&mut self, b: &Board, prune: bool) -> Option<Best> {
+    fn unary(&mut self, b: &Pencilmarks, prune: bool) -> Option<Best> {
         let mut best: Option<Best> = None;
         self.chain_ratings.clear();
         self.work.strong.compute(b);
@@ -388,7 +388,7 @@ impl Chains {
     /// `best`. Its on nodes, Z among them, switch each other on in turn: one
     /// component of the closure. So the cycle starts in the component of such a
     /// Z, and no other start can find one (most steps have none at all).
-    fn mixed_cycle_starts(&self, b: &Board, best: u8) -> Set729 {
+    fn mixed_cycle_starts(&self, b: &Pencilmarks, best: u8) -> Set729 {
         let mut roots: Set729 = [0; 12];
         for &(q, rating) in &self.chain_ratings {
             if rating != best {
@@ -430,7 +430,7 @@ impl Chains {
     #[allow(clippy::too_many_arguments)]
     fn cycles(
         &mut self,
-        b: &Board,
+        b: &Pencilmarks,
         mode: Mode,
         base: u8,
         t: Technique,
@@ -521,7 +521,7 @@ impl Chains {
     }
 
     /// Level 2: dynamic chains on one digit from p on that reach a contradiction.
-    fn nishio(&mut self, b: &Board) -> Option<Best> {
+    fn nishio(&mut self, b: &Pencilmarks) -> Option<Best> {
         let mut best: Option<Best> = None;
         for c in Cells128(b.empty) {
             for d in Bits(b.cand[c] as u32) {
@@ -555,7 +555,7 @@ impl Chains {
     }
 
     /// Levels 3 and 4: contradiction, double, cell and region forcing chains.
-    fn multiple(&mut self, b: &Board, mode: Mode) -> Option<Best> {
+    fn multiple(&mut self, b: &Pencilmarks, mode: Mode) -> Option<Best> {
         let (t, base) = match mode {
             Mode::Dynamic => (Technique::DynamicForcingChain, 85),
             _ => (Technique::ForcingChain, 80),
@@ -661,7 +661,7 @@ impl Chains {
     /// `froms[i]`, else off) that make progress, rated by their summed lengths.
     fn conclude(
         &mut self,
-        b: &Board,
+        b: &Pencilmarks,
         branches: &[usize],
         froms: &[bool],
         base: u8,
@@ -764,7 +764,7 @@ impl Reach {
         }
     }
 
-    fn compute(&mut self, b: &Board, strong: &Strong) {
+    fn compute(&mut self, b: &Pencilmarks, strong: &Strong) {
         self.index = [UNSEEN; 729];
         self.on_stack = [0; 12];
         self.cyclic = [0; 12];
@@ -869,7 +869,7 @@ impl Reach {
 
     /// Whether "n on" statically reaches "n off": some node it switches on is
     /// weakly linked to n (another candidate of n's cell, or n's digit in a peer).
-    fn refutes(&self, b: &Board, n: usize) -> bool {
+    fn refutes(&self, b: &Pencilmarks, n: usize) -> bool {
         let (c, d) = (n / 9, n % 9);
         let r = &self.reach[n];
         Bits((b.cand[c] & !(1 << d)) as u32).any(|e| get(r, 9 * c + e))
@@ -940,7 +940,7 @@ enum Until {
 /// Assumes node `start` on (`start_on`) or off and records every implication in `p`
 /// (see the module docs for the rules of each mode), [`Until`] `until`.
 fn propagate(
-    b: &Board,
+    b: &Pencilmarks,
     p: &mut Prop,
     w: &mut Work,
     start: usize,
@@ -1079,7 +1079,12 @@ fn propagate(
 /// Counts the distinct ancestors of `roots` (node, on?) in `p`, the roots included,
 /// and says whether they stay on one digit (X) and whether every on node was forced
 /// by its cell (Y).
-fn ancestors(b: &Board, p: &Prop, w: &mut Work, roots: &[(usize, bool)]) -> (usize, bool, bool) {
+fn ancestors(
+    b: &Pencilmarks,
+    p: &Prop,
+    w: &mut Work,
+    roots: &[(usize, bool)],
+) -> (usize, bool, bool) {
     w.seen_on = [0; 12];
     w.seen_off = [0; 12];
     let mut top = 0;
@@ -1138,7 +1143,7 @@ fn ancestors(b: &Board, p: &Prop, w: &mut Work, roots: &[(usize, bool)]) -> (usi
 /// Whether the static chain "n on ⇒ A off ⇒ … ⇒ Z on ⇒ n off" in `p` is a cycle
 /// with n outside it: A and Z hold n's digit in other cells and see each other, so
 /// the nodes from A to Z close a loop whose on node Z and off node A n sees.
-fn closes_cycle(b: &Board, p: &Prop, n: usize) -> bool {
+fn closes_cycle(b: &Pencilmarks, p: &Prop, n: usize) -> bool {
     let z = p.par_off[n] as usize;
     let (nc, d) = (n / 9, n % 9);
     if z % 9 != d || z / 9 == nc {
@@ -1160,7 +1165,7 @@ fn closes_cycle(b: &Board, p: &Prop, n: usize) -> bool {
 
 /// The off node that forced the static on node `n` (its cell's other candidate or
 /// its digit's other place in the forcing unit), or `None` for the start node.
-fn static_parent(b: &Board, p: &Prop, n: usize) -> Option<usize> {
+fn static_parent(b: &Pencilmarks, p: &Prop, n: usize) -> Option<usize> {
     let par = p.par_on[n];
     let (c, d) = (n / 9, n % 9);
     if par == START {
@@ -1175,7 +1180,7 @@ fn static_parent(b: &Board, p: &Prop, n: usize) -> Option<usize> {
 
 /// The node count of the cycle s on ⇒ … ⇒ w on ⇒ f off ⇒ s on in a static
 /// propagation from s, or `None` when f is already an ancestor of w (no cycle).
-fn cycle_len(b: &Board, p: &Prop, s: usize, w: usize, f: usize) -> Option<usize> {
+fn cycle_len(b: &Pencilmarks, p: &Prop, s: usize, w: usize, f: usize) -> Option<usize> {
     let mut count = 1; // f
     let mut n = w;
     loop {
@@ -1194,7 +1199,12 @@ fn cycle_len(b: &Board, p: &Prop, s: usize, w: usize, f: usize) -> Option<usize>
 
 /// The candidates a cycle (see [`cycle_len`]) removes: outside the cycle's cells,
 /// those that see an on node and an off node of their digit.
-fn cycle_eliminations(b: &Board, p: &Prop, w: usize, f: usize) -> impl Iterator<Item = usize> {
+fn cycle_eliminations(
+    b: &Pencilmarks,
+    p: &Prop,
+    w: usize,
+    f: usize,
+) -> impl Iterator<Item = usize> {
     let mut on = [0u128; 9];
     let mut off = [0u128; 9];
     let mut cells = 0u128;
@@ -1238,7 +1248,7 @@ mod tests {
     #[test]
     fn the_closure_refutes_exactly_what_the_static_search_refutes() {
         let text = include_str!("../../../data/qqwing-10k.txt");
-        let mut board = Board::new();
+        let mut board = Pencilmarks::new();
         let mut reach = Box::new(Reach::new());
         let mut chains = Chains::new();
         let mut refuted = 0;
@@ -1290,7 +1300,7 @@ mod tests {
         let text = include_str!("../../../data/qqwing-10k.txt");
         let mut rater = Rater::new();
         let mut chains = Chains::new();
-        let mut board = Board::new();
+        let mut board = Pencilmarks::new();
         let mut steps: Vec<Step> = Vec::new();
         let (mut compared, mut improved) = (0, 0);
         for (i, line) in text.lines().step_by(4).enumerate() {

@@ -60,7 +60,7 @@ mod tables;
 mod uniq;
 
 use crate::engine::grid::Cells;
-use crate::engine::solve::{solve, Verdict};
+use crate::engine::nxn::solve::nine::{solve, Verdict};
 use tables::{Bits, Cells128, PEERS, UNIT_BITS};
 
 /// The first sudoku-factory version whose rater gives this build's ratings. Bump it
@@ -243,7 +243,7 @@ pub enum RateError {
 /// in sync: cells answer "what can go here", digit masks "where can d go in this
 /// unit" with one AND.
 #[derive(Clone)]
-pub(crate) struct Board {
+pub(crate) struct Pencilmarks {
     pub value: [u8; 81],
     pub cand: [u16; 81],
     pub pos: [u128; 9],
@@ -255,14 +255,14 @@ pub(crate) struct Board {
     pub unit_stamp: [u64; 27],
     clock: u64,
     /// Digits and units changed since the stamps were last brought up to date
-    /// ([`Board::stamp`]): `place` and `eliminate` only OR bits in.
+    /// ([`Pencilmarks::stamp`]): `place` and `eliminate` only OR bits in.
     dirty_digits: u16,
     dirty_units: u32,
 }
 
-impl Board {
+impl Pencilmarks {
     fn new() -> Self {
-        Board {
+        Pencilmarks {
             value: [0; 81],
             cand: [0; 81],
             pos: [0; 9],
@@ -392,7 +392,7 @@ impl Found {
 /// A reusable rater: owns the candidate board and every scratch buffer, so rating
 /// many puzzles allocates only once. Not `Sync`-shared: one per thread.
 pub struct Rater {
-    board: Board,
+    board: Pencilmarks,
     found: Found,
     memo: basic::Memo,
     chains: chains::Chains,
@@ -407,7 +407,7 @@ impl Default for Rater {
 impl Rater {
     pub fn new() -> Self {
         Rater {
-            board: Board::new(),
+            board: Pencilmarks::new(),
             found: Found {
                 technique: Technique::None,
                 rating: 0,

@@ -24,12 +24,12 @@
 //! later technique.
 
 use super::tables::{digit_count, Bits, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
-use super::{Board, Found, Technique};
+use super::{Found, Pencilmarks, Technique};
 
 /// Unique rectangles and loops, every type, in one pass: all the loops of every pair
 /// of digits are found, each type's hint is rated, and the step applies every hint
 /// of the lowest rating (the easiest first, as SE sorts its loop hints).
-pub(crate) fn loops(b: &Board, f: &mut Found) -> bool {
+pub(crate) fn loops(b: &Pencilmarks, f: &mut Found) -> bool {
     let mut search = LoopSearch {
         b,
         best: u8::MAX,
@@ -74,7 +74,7 @@ const MAX_LOOP: usize = 18;
 
 /// The depth-first search for loops of one pair of digits, with its path state.
 struct LoopSearch<'a> {
-    b: &'a Board,
+    b: &'a Pencilmarks,
     /// The lowest rating of a hint found so far (`u8::MAX`: none yet).
     best: u8,
     technique: Technique,
@@ -416,7 +416,7 @@ impl Iterator for Subsets {
 
 /// Whether removing digit `extra[i]` (one bit) from each cell `cells[i]` leaves every
 /// digit with 0 or 2 places in every unit: a bivalue universal grave.
-fn is_grave_without(b: &Board, cells: &[usize], extra: &[u16]) -> bool {
+fn is_grave_without(b: &Pencilmarks, cells: &[usize], extra: &[u16]) -> bool {
     (0..9).all(|d| {
         let mut p = b.pos[d];
         for (&c, &e) in cells.iter().zip(extra) {
@@ -429,7 +429,7 @@ fn is_grave_without(b: &Board, cells: &[usize], extra: &[u16]) -> bool {
 }
 
 /// BUG types 1 and 2.
-pub(crate) fn bug(b: &Board, f: &mut Found) -> bool {
+pub(crate) fn bug(b: &Pencilmarks, f: &mut Found) -> bool {
     // The non-bivalue cells (trivalue only) and, for each, the digits that could be
     // its extra one: the candidate with three or more places in each of its units.
     let mut bug_cells = [0usize; 8];

@@ -85,7 +85,7 @@ enum After {
 }
 
 /// The board of one attempt, with the scratch of propagation.
-struct Board<S: Shape> {
+struct Attempt<S: Shape> {
     occ: Occupancy<S>,
     n_empty: usize,
     /// Candidates of every cell at the last sweep (0 for a filled cell).
@@ -94,9 +94,9 @@ struct Board<S: Shape> {
     ties: [u16; MAX_CELLS],
 }
 
-impl<S: Shape> Board<S> {
+impl<S: Shape> Attempt<S> {
     fn new() -> Self {
-        Board {
+        Attempt {
             occ: Occupancy::new(),
             n_empty: S::CELLS,
             cand: [0; MAX_CELLS],
@@ -284,7 +284,7 @@ fn attempt<S: Shape, R: Rng + ?Sized>(
     rng: &mut R,
     trace: &mut Trace,
 ) -> Option<S::Cells> {
-    let mut board = Board::<S>::new();
+    let mut board = Attempt::<S>::new();
     // Step 1: the first `seed_boxes` diagonal boxes get random permutations (Fisher–
     // Yates on a stack array).
     let mut perm = [0u8; MAX_N];
@@ -354,7 +354,7 @@ mod tests {
     #[test]
     fn repair_clears_exactly_the_rows_and_columns() {
         let mut rng = Pcg64::seed_from_u64(22);
-        let mut board = Board::<Box4>::new();
+        let mut board = Attempt::<Box4>::new();
         let g = fill::<Box4, _>(&mut rng);
         for (i, &v) in g.iter().enumerate() {
             board.place(i, v);
@@ -376,7 +376,7 @@ mod tests {
         // 4×4 with 1 at (0,0) and (3,2): in row 1, value 1 can only go to (1,3) —
         // (1,0) and (1,1) see the 1 of box 0, (1,2) the 1 of column 2 — while (1,3)
         // itself still has all four candidates: a hidden single, not a naked one.
-        let mut board = Board::<Box2>::new();
+        let mut board = Attempt::<Box2>::new();
         board.place(0, 1); // (0,0)
         board.place(14, 1); // (3,2)
         let mut rng = Pcg64::seed_from_u64(0);

@@ -30,12 +30,14 @@
 //! `S::B` (see `sized!`). Nothing here allocates on the heap and nothing is `unsafe`.
 //!
 //! [`removal_keeps_unique`] is the carve test (same contract as
-//! [`crate::engine::solve::removal_keeps_unique`]): two exits that only look at the givens
+//! [`crate::engine::nxn::solve::nine::removal_keeps_unique`]): two exits that only look at the givens
 //! (naked and hidden single of the removed value), then one "find any solution"
 //! search with the removed value forbidden in the emptied cell.
 //!
 //! [`count_solutions_reference`] is a deliberately plain search kept as the test
 //! oracle.
+
+pub mod nine;
 
 use std::marker::PhantomData;
 
@@ -966,16 +968,16 @@ mod tests {
 
     #[test]
     fn agrees_with_the_9x9_solver_on_qqwing_puzzles() {
-        let text = include_str!("../../../data/qqwing-10k.txt");
+        let text = include_str!("../../../../data/qqwing-10k.txt");
         for (n, line) in text.lines().take(200).enumerate() {
             let cells = crate::engine::grid::parse_line(line, n + 1).unwrap();
-            let fast = crate::engine::solve::count_solutions(&cells, 2);
+            let fast = crate::engine::nxn::solve::nine::count_solutions(&cells, 2);
             assert_eq!(count_solutions::<Box3>(&cells, 2), fast, "line {}", n + 1);
             if n < 20 {
                 assert_eq!(count_solutions_reference::<Box3>(&cells, 2), fast);
             }
-            let crate::engine::solve::Verdict::Unique(expected) =
-                crate::engine::solve::solve(&cells)
+            let crate::engine::nxn::solve::nine::Verdict::Unique(expected) =
+                crate::engine::nxn::solve::nine::solve(&cells)
             else {
                 panic!("qqwing puzzles are unique")
             };
@@ -986,7 +988,7 @@ mod tests {
                 p[c] = 0;
                 assert_eq!(
                     removal_keeps_unique::<Box3>(&p, c, cells[c]),
-                    crate::engine::solve::count_solutions(&p, 2) == 1,
+                    crate::engine::nxn::solve::nine::count_solutions(&p, 2) == 1,
                     "line {}, cell {c}",
                     n + 1
                 );

@@ -9,7 +9,7 @@
 //! relabelling the symbols 1, 2, 3, … in order of first appearance.
 //!
 //! Trying every map is out of the question beyond 9×9, so the search follows
-//! [`crate::engine::canon`]:
+//! [`crate::engine::nxn::canon::nine`]:
 //!
 //! * **Pattern phase.** The image is built one output row at a time; only the partial
 //!   maps whose pattern prefix is the smallest so far survive (lexicographic order is
@@ -36,7 +36,7 @@
 //!
 //! Exactness: every step keeps *all* maps that can still be minimal, so the result is
 //! the same for every member of a class (tested against brute force on 4×4, against
-//! [`crate::engine::canon`] on 9×9, and for invariance under random transforms on all sizes).
+//! [`crate::engine::nxn::canon::nine`] on 9×9, and for invariance under random transforms on all sizes).
 //!
 //! Cost — `cargo bench --bench canon -- nxn`, release build on a shared 2-core
 //! machine, per call: a 4×4 puzzle ≈ 0.6 µs; a carved 16×16 puzzle (45–60 % givens)
@@ -60,6 +60,8 @@
 //! Nothing allocates per call after warm-up: scratch vectors live in a reusable
 //! [`Canonicalizer`] (one per thread behind [`canonical_form`]), the rest on the
 //! stack, sized for [`MAX_N`].
+
+pub mod nine;
 
 use std::cell::RefCell;
 
@@ -998,7 +1000,7 @@ mod tests {
     /// grids of several classes and on arbitrary boards full of ties.
     #[test]
     fn box3_equals_the_9x9_canonical_form() {
-        let text = include_str!("../../../data/qqwing-10k.txt");
+        let text = include_str!("../../../../data/qqwing-10k.txt");
         let puzzles: Vec<[u8; 81]> = text
             .lines()
             .take(200)
@@ -1023,7 +1025,7 @@ mod tests {
         for board in &boards {
             assert_eq!(
                 show(&canonical_form::<Box3>(board)),
-                show(&crate::engine::canon::canonical_form(board)),
+                show(&crate::engine::nxn::canon::nine::canonical_form(board)),
                 "board {}",
                 show(board)
             );

@@ -159,13 +159,13 @@ const WORDS: usize = 36;
 /// Every real digit-band bit of a `dirty` mask.
 const ALL_WORDS: u64 = 0x7_7777_7777;
 
-/// A search node. Invariants between calls of [`Board::propagate`]:
+/// A search node. Invariants between calls of [`BandBoard::propagate`]:
 /// * a cell outside `unsolved` holds exactly one digit: its bit is set in exactly
 ///   one digit-band word, and that digit's row/box/column peers are cleared (or the
 ///   clearing is pending in a `dirty` word);
 /// * `dirty` bit `i` is set whenever `f[i]` changed since it was last shrunk.
 #[derive(Clone, Copy, Debug)]
-struct Board {
+struct BandBoard {
     /// `f[4 * d + b]`: cells of band `b` where digit `d + 1` may stand (placed
     /// included); `f[4 * d + 3] == 0`.
     f: [u32; WORDS],
@@ -185,11 +185,11 @@ fn restrict(f: &mut [u32; WORDS], dirty: &mut u64, j: usize, mask: u32) {
     *dirty |= ((old != new) as u64) << j;
 }
 
-impl Board {
+impl BandBoard {
     /// The board of a puzzle's givens, eliminations applied but not propagated.
     /// `None` when two givens clash (or a value is out of range).
     #[inline]
-    fn from_cells(cells: &Cells) -> Option<Board> {
+    fn from_cells(cells: &Cells) -> Option<BandBoard> {
         let mut f = [BAND; WORDS];
         let given = nonzero_mask(cells, 0);
         // Per word, its own digit's givens.
@@ -229,7 +229,7 @@ impl Board {
             }
             f[4 * d + 3] = 0;
         }
-        Some(Board {
+        Some(BandBoard {
             f,
             unsolved: [BAND & !filled[0], BAND & !filled[1], BAND & !filled[2]],
             dirty: ALL_WORDS,
@@ -411,7 +411,7 @@ struct Search {
 }
 
 impl Search {
-    fn run(&mut self, mut board: Board) {
+    fn run(&mut self, mut board: BandBoard) {
         loop {
             if !board.propagate() {
                 return;
@@ -446,7 +446,7 @@ impl Search {
 
 /// Counts the solutions of `board`, stopping at `limit`; also returns the first found.
 #[inline]
-fn count_board(board: Board, limit: u32) -> (u32, Cells) {
+fn count_board(board: BandBoard, limit: u32) -> (u32, Cells) {
     let mut search = Search {
         limit: limit.max(1),
         count: 0,
@@ -462,7 +462,7 @@ pub type Verdict = crate::engine::nxn::solve::Verdict<Cells>;
 
 /// Number of solutions of `cells`, counted up to `limit`.
 pub fn count_solutions(cells: &Cells, limit: u32) -> u32 {
-    match Board::from_cells(cells) {
+    match BandBoard::from_cells(cells) {
         Some(board) => count_board(board, limit).0,
         None => 0,
     }
@@ -470,7 +470,7 @@ pub fn count_solutions(cells: &Cells, limit: u32) -> u32 {
 
 /// Solves `cells`, telling apart no, one and several solutions.
 pub fn solve(cells: &Cells) -> Verdict {
-    let Some(board) = Board::from_cells(cells) else {
+    let Some(board) = BandBoard::from_cells(cells) else {
         return Verdict::NoSolution;
     };
     match count_board(board, 2) {
@@ -588,7 +588,7 @@ pub fn removal_keeps_unique(puzzle: &Cells, cell: usize, digit: u8) -> bool {
     if unit_masks.iter().any(|&u| open & u == 0) {
         return true;
     }
-    let Some(mut board) = Board::from_cells(puzzle) else {
+    let Some(mut board) = BandBoard::from_cells(puzzle) else {
         return false;
     };
     board.restrict(4 * (digit as usize - 1) + cell / 27, !(1 << (cell % 27)));
