@@ -677,15 +677,7 @@ mod tests {
             schema(&[]).insert_sql(),
             "INSERT INTO puzzles VALUES (?1, ?2, ?3, ?4, ?5, ?6)"
         );
-        let dup = record(&[
-            "id",
-            "puzzle",
-            "solution",
-            "clues",
-            "difficulty",
-            "canonical",
-            "id",
-        ]);
+        let dup = record(&[&COLUMNS[..REQUIRED_COLUMNS], &["id"]].concat());
         assert_eq!(
             Schema::from_header(&dup, Size::Nine).unwrap_err(),
             ExportError::DuplicateColumn("id".into())
