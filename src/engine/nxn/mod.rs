@@ -35,6 +35,17 @@ pub const MAX_N: usize = 25;
 /// Cells of the largest board.
 pub const MAX_CELLS: usize = MAX_N * MAX_N;
 
+/// The six orders of three items, lexicographic: the 9×9 kernels' permutations of
+/// bands, stacks and the lines inside them.
+pub(crate) const PERMS3: [[u8; 3]; 6] = [
+    [0, 1, 2],
+    [0, 2, 1],
+    [1, 0, 2],
+    [1, 2, 0],
+    [2, 0, 1],
+    [2, 1, 0],
+];
+
 /// A board shape: box side `B`, side `N = B²`, `CELLS = N²` cells.
 pub trait Shape: Copy + Clone + Debug + Default + Send + Sync + 'static {
     /// Box side b.
@@ -248,6 +259,18 @@ pub fn solves<S: Shape>(puzzle: &[u8], grid: &[u8]) -> bool {
     grid.iter().all(|&v| v != 0)
         && is_consistent::<S>(grid)
         && puzzle.iter().zip(grid).all(|(&p, &g)| p == 0 || p == g)
+}
+
+/// The pattern grid value(r, c) = ((r mod b)·b + r div b + c) mod N + 1: a valid
+/// grid for every box side (and a very symmetric one), for tests.
+#[cfg(test)]
+pub(crate) fn pattern_grid<S: Shape>() -> S::Cells {
+    let mut g = S::empty();
+    for (i, cell) in g.as_mut().iter_mut().enumerate() {
+        let (r, c) = (S::row(i), S::col(i));
+        *cell = (((r % S::B) * S::B + r / S::B + c) % S::N + 1) as u8;
+    }
+    g
 }
 
 #[cfg(test)]

@@ -562,21 +562,10 @@ impl<S: Shape> Transform<S> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{is_consistent, n_clues, Box2, Box3, Box4, Box5};
+    use super::super::{is_consistent, n_clues, pattern_grid, Box2, Box3, Box4, Box5};
     use super::*;
     use rand::SeedableRng;
     use rand_pcg::Pcg64;
-
-    /// The pattern grid value(r, c) = ((r mod b)·b + r div b + c) mod N + 1: valid
-    /// for every box side.
-    fn pattern_grid<S: Shape>() -> S::Cells {
-        let mut g = S::empty();
-        for (i, cell) in g.as_mut().iter_mut().enumerate() {
-            let (r, c) = (i / S::N, i % S::N);
-            *cell = (((r % S::B) * S::B + r / S::B + c) % S::N + 1) as u8;
-        }
-        g
-    }
 
     /// Whether the clue pattern of `cells` is invariant under `symmetry`.
     fn symmetric<S: Shape>(cells: &S::Cells, symmetry: Symmetry) -> bool {

@@ -822,22 +822,11 @@ pub fn canonical_form_brute_force<S: Shape>(cells: &S::Cells) -> S::Cells {
 #[cfg(test)]
 mod tests {
     use super::super::transform::Transform;
-    use super::super::{is_consistent, n_clues, Box2, Box3, Box4, Box5};
+    use super::super::{is_consistent, n_clues, pattern_grid, Box2, Box3, Box4, Box5};
     use super::*;
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64;
-
-    /// The pattern grid value(r, c) = ((r mod b)·b + r div b + c) mod N + 1: a valid
-    /// grid for every box side (and a very symmetric one).
-    fn pattern_grid<S: Shape>() -> S::Cells {
-        let mut g = S::empty();
-        for (i, cell) in g.as_mut().iter_mut().enumerate() {
-            let (r, c) = (i / S::N, i % S::N);
-            *cell = (((r % S::B) * S::B + r / S::B + c) % S::N + 1) as u8;
-        }
-        g
-    }
 
     /// A random valid grid: randomised backtracking (fewest candidates first,
     /// symbols in random order), restarted when it wanders too long. Unlike the

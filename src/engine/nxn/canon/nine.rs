@@ -14,6 +14,7 @@
 //! second row. Hot paths allocate nothing per puzzle: all buffers live in a
 //! reusable [`Canonicalizer`].
 
+use crate::engine::nxn::PERMS3;
 use std::cell::RefCell;
 
 /// Label meaning "no value yet / larger than any label" in comparisons.
@@ -137,14 +138,7 @@ const fn sort3(items: [u8; 3], ties: u8, keys: [u8; 3]) -> ([u8; 3], u8, [u8; 3]
 }
 
 /// The six orders of three items; an inner state is `index * 4 + tie bits`.
-const INNER_STATES: [[u8; 3]; 6] = [
-    [0, 1, 2],
-    [0, 2, 1],
-    [1, 0, 2],
-    [1, 2, 0],
-    [2, 0, 1],
-    [2, 1, 0],
-];
+const INNER_STATES: [[u8; 3]; 6] = PERMS3;
 
 /// `INNER_REFINE[state][bits]`: refining one stack's inner state (see
 /// [`ColumnFreedom::inner`]) by the clue bits of its source columns (bit k =
@@ -182,19 +176,11 @@ const INNER_REFINE: [[u8; 8]; 24] = {
 
 /// All orders of three positions allowed by tie bits (see [`sort3`]).
 fn tied_orders(ties: u8) -> &'static [[u8; 3]] {
-    const ALL: [[u8; 3]; 6] = [
-        [0, 1, 2],
-        [1, 0, 2],
-        [0, 2, 1],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     match ties {
-        0b00 => &ALL[..1],
-        0b01 => &ALL[..2],
-        0b10 => &[[0, 1, 2], [0, 2, 1]],
-        _ => &ALL,
+        0b00 => &PERMS3[..1],
+        0b01 => &[[0, 1, 2], [1, 0, 2]],
+        0b10 => &PERMS3[..2],
+        _ => &PERMS3,
     }
 }
 
@@ -451,17 +437,10 @@ fn pack_row(labels: impl Iterator<Item = u8>) -> u64 {
 fn full_grid_minlex(grids: &[[u8; 81]; 2], leaves: &mut Vec<Leaf>) -> [u8; 81] {
     /// Orders of k = 0..=3 items (indices into a group), padded to 3.
     const ORDERS: [&[[u8; 3]]; 4] = [
-        &[[0, 1, 2]],
-        &[[0, 1, 2]],
+        PERMS3.split_at(1).0,
+        PERMS3.split_at(1).0,
         &[[0, 1, 2], [1, 0, 2]],
-        &[
-            [0, 1, 2],
-            [0, 2, 1],
-            [1, 0, 2],
-            [1, 2, 0],
-            [2, 0, 1],
-            [2, 1, 0],
-        ],
+        &PERMS3,
     ];
 
     // The 36 roots, and the largest m1 among all (root, S0).
@@ -650,14 +629,7 @@ struct Leaf {
 pub fn canonical_form_brute_force(cells: &[u8; 81]) -> [u8; 81] {
     // All 1296 band-respecting line maps.
     let mut line_maps = Vec::with_capacity(1296);
-    let perms3: [[u8; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
+    let perms3 = PERMS3;
     for chutes in perms3 {
         for a in perms3 {
             for b in perms3 {

@@ -41,6 +41,7 @@
 //! cell, so recursion depth ≤ 81.
 
 use crate::engine::grid::{Cells, N_CELLS};
+use crate::engine::nxn::PERMS3;
 
 /// All 27 cell bits of a band.
 const BAND: u32 = (1 << 27) - 1;
@@ -84,22 +85,15 @@ const fn build_mini() -> [u8; 512] {
 }
 
 const fn build_boxline() -> [u32; 512] {
-    // The six permutations of three stacks, as row -> stack.
-    const PERMS: [[usize; 3]; 6] = [
-        [0, 1, 2],
-        [0, 2, 1],
-        [1, 0, 2],
-        [1, 2, 0],
-        [2, 0, 1],
-        [2, 1, 0],
-    ];
     let mut t = [0u32; 512];
     let mut m = 0;
     while m < 512 {
         let mut union = 0usize;
         let mut p = 0;
         while p < 6 {
-            let pm = 1 << PERMS[p][0] | 1 << (3 + PERMS[p][1]) | 1 << (6 + PERMS[p][2]);
+            // A permutation of the three stacks, as row -> stack.
+            let [s0, s1, s2] = PERMS3[p];
+            let pm = 1 << s0 | 1 << (3 + s1) | 1 << (6 + s2);
             if pm & m == pm {
                 union |= pm;
             }
