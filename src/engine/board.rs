@@ -84,23 +84,15 @@ pub type Nine = Nxn<nxn::Box3>;
 #[macro_export]
 macro_rules! with_board {
     ($size:expr, $b:ident => $body:expr) => {
+        $crate::with_board!(@arms $size, $b => $body;
+            Nine Box3, Four Box2, Sixteen Box4, TwentyFive Box5)
+    };
+    (@arms $size:expr, $b:ident => $body:expr; $($size_name:ident $shape:ident),*) => {
         match $size {
-            $crate::engine::grid::Size::Nine => {
-                type $b = $crate::engine::board::Nxn<$crate::engine::nxn::Box3>;
+            $($crate::engine::grid::Size::$size_name => {
+                type $b = $crate::engine::board::Nxn<$crate::engine::nxn::$shape>;
                 $body
-            }
-            $crate::engine::grid::Size::Four => {
-                type $b = $crate::engine::board::Nxn<$crate::engine::nxn::Box2>;
-                $body
-            }
-            $crate::engine::grid::Size::Sixteen => {
-                type $b = $crate::engine::board::Nxn<$crate::engine::nxn::Box4>;
-                $body
-            }
-            $crate::engine::grid::Size::TwentyFive => {
-                type $b = $crate::engine::board::Nxn<$crate::engine::nxn::Box5>;
-                $body
-            }
+            })*
         }
     };
 }

@@ -307,6 +307,16 @@ fn walk_orbits<S: Shape>(
 /// row pairs × N/2 disjoint cycles, for b = 5 (every smaller board finds fewer).
 const MAX_SETS: usize = 2 * 5 * 10 * (MAX_N / 2);
 
+/// The cell at (r, c) of the grid, or of its transpose.
+#[inline]
+fn cell_at<S: Shape>(transpose: bool, r: usize, c: usize) -> usize {
+    if transpose {
+        c * S::N + r
+    } else {
+        r * S::N + c
+    }
+}
+
 /// Marks in `keep` the cells to keep as clues: at least one cell of every small
 /// unavoidable set of `s` (the module doc says which sets), chosen greedily.
 fn hitting_set<S: Shape, R: Rng + ?Sized>(s: &S::Cells, rng: &mut R, keep: &mut [bool; MAX_CELLS]) {
@@ -316,13 +326,7 @@ fn hitting_set<S: Shape, R: Rng + ?Sized>(s: &S::Cells, rng: &mut R, keep: &mut 
     let mut n = 0;
     for transpose in [false, true] {
         // at(r, c): the cell (r, c) of the grid, or of its transpose.
-        let at = |r: usize, c: usize| {
-            if transpose {
-                c * S::N + r
-            } else {
-                r * S::N + c
-            }
-        };
+        let at = |r, c| cell_at::<S>(transpose, r, c);
         for band in 0..S::B {
             for a in 0..S::B {
                 for b in a + 1..S::B {
@@ -674,13 +678,7 @@ mod tests {
             hitting_set::<S, _>(&g, &mut rng, &mut keep);
             let s = g.as_ref();
             for transpose in [false, true] {
-                let at = |r: usize, c: usize| {
-                    if transpose {
-                        c * S::N + r
-                    } else {
-                        r * S::N + c
-                    }
-                };
+                let at = |r, c| cell_at::<S>(transpose, r, c);
                 for r1 in 0..S::N {
                     for r2 in r1 + 1..S::N {
                         if r1 / S::B != r2 / S::B {

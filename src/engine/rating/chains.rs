@@ -625,13 +625,7 @@ impl Chains {
             for (i, d) in Bits(b.cand[c] as u32).enumerate() {
                 branches[i] = 9 * c + d;
             }
-            if branches[..k]
-                .iter()
-                .any(|&n| self.from_on[n].contra != NONE)
-            {
-                continue;
-            }
-            self.conclude(b, &branches[..k], &[true; 9][..k], base, t, &mut best);
+            self.conclude_all_on(b, &branches[..k], base, t, &mut best);
         }
         // Region forcing: every place of a digit in a unit implies the same.
         for &um in &UNIT_MASK {
@@ -645,16 +639,25 @@ impl Chains {
                 for (i, c) in Cells128(places).enumerate() {
                     branches[i] = 9 * c + d;
                 }
-                if branches[..k]
-                    .iter()
-                    .any(|&n| self.from_on[n].contra != NONE)
-                {
-                    continue;
-                }
-                self.conclude(b, &branches[..k], &[true; 9][..k], base, t, &mut best);
+                self.conclude_all_on(b, &branches[..k], base, t, &mut best);
             }
         }
         best
+    }
+
+    /// [`Self::conclude`] for branches that each assume their node on; none when one of
+    /// them is a contradiction (that is a step of its own, found before).
+    fn conclude_all_on(
+        &mut self,
+        b: &Pencilmarks,
+        branches: &[usize],
+        base: u8,
+        t: Technique,
+        best: &mut Option<Best>,
+    ) {
+        if branches.iter().all(|&n| self.from_on[n].contra == NONE) {
+            self.conclude(b, branches, &[true; 9][..branches.len()], base, t, best);
+        }
     }
 
     /// The conclusions common to every branch (node `branches[i]` assumed on when
