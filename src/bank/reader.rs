@@ -460,16 +460,17 @@ impl ShardReader {
     }
 
     fn read_record(&mut self) -> Result<bool, BankError> {
-        match self.csv.read_byte_record(&mut self.record) {
-            Ok(more) => Ok(more),
-            Err(error) => {
-                self.failed = true;
-                Err(BankError::Decode {
-                    path: self.path.clone(),
-                    line: self.csv.position().line(),
-                    error,
-                })
-            }
+        let read = self.csv.read_byte_record(&mut self.record);
+        read.map_err(|error| self.decode_error(error))
+    }
+
+    /// A record the CSV decoder could not read: fatal to the shard.
+    fn decode_error(&mut self, error: csv::Error) -> BankError {
+        self.failed = true;
+        BankError::Decode {
+            path: self.path.clone(),
+            line: self.csv.position().line(),
+            error,
         }
     }
 
@@ -546,17 +547,8 @@ impl ShardReader {
         if !self.header_read {
             self.read_header()?;
         }
-        match self.csv.read_byte_record(record) {
-            Ok(more) => Ok(more),
-            Err(error) => {
-                self.failed = true;
-                Err(BankError::Decode {
-                    path: self.path.clone(),
-                    line: self.csv.position().line(),
-                    error,
-                })
-            }
-        }
+        let read = self.csv.read_byte_record(record);
+        read.map_err(|error| self.decode_error(error))
     }
 
     /// Reads whatever the decoder left unread and returns the file's size and

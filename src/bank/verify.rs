@@ -14,72 +14,76 @@ use crate::bank::{Digest, Row};
 use crate::engine::bands::{BandTable, Scale};
 use crate::engine::board::{Board, Rating};
 
-/// One thing wrong with the bank.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// One thing wrong with the bank; its `Display` is the sentence a report prints.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Defect {
     /// The manifest says the run did not finish; `merged`: the run was a `merge`.
-    Incomplete {
-        merged: bool,
-    },
+    // Regression: "(rerun generate)" led to a `generate` that refused the directory,
+    // or to `--resume` of a merge, which cannot resume.
+    #[error("the manifest says `complete: false`: {}", if *merged {
+        "the merge did not finish (run the same merge again with --force)"
+    } else {
+        "the run did not finish (finish it with `generate --resume DIR`)"
+    })]
+    Incomplete { merged: bool },
     /// The manifest's parameters cannot be used (e.g. an unreadable band table).
+    #[error("manifest parameters: {0}")]
     BadParams(String),
     /// The manifest's totals or shard list do not add up.
+    #[error("manifest: {0}")]
     ManifestTotals(String),
     /// A shard listed in the manifest is not on disk.
+    #[error("listed in the manifest but not on disk")]
     MissingShard,
     /// A `bank-*.csv.zst` file on disk that the manifest does not list.
+    #[error("on disk but not listed in the manifest")]
     UnlistedShard,
-    WrongSize {
-        expected: u64,
-        found: u64,
-    },
-    WrongChecksum {
-        expected: String,
-        found: String,
-    },
+    #[error("{found} bytes, the manifest says {expected}")]
+    WrongSize { expected: u64, found: u64 },
+    #[error("xxh3 {found}, the manifest says {expected}")]
+    WrongChecksum { expected: String, found: String },
     /// The shard cannot be read to the end (corrupt compression, bad header, I/O).
+    #[error("unreadable: {0}")]
     Unreadable(String),
-    WrongRowCount {
-        expected: u64,
-        found: u64,
-    },
+    #[error("{found} rows, the manifest says {expected}")]
+    WrongRowCount { expected: u64, found: u64 },
     /// Ids of a shard are not `first_id..=last_id` in order.
-    MissingIds {
-        from: u64,
-        to: u64,
-    },
+    #[error("{}", if from == to { format!("id {from} is missing") } else { format!("ids {from}..={to} are missing") })]
+    MissingIds { from: u64, to: u64 },
     /// A row whose id is not among its shard's ids (`first..=last`).
-    IdOutsideShard {
-        first: u64,
-        last: u64,
-    },
+    #[error("the id is not one of this shard's ids {first}..={last}")]
+    IdOutsideShard { first: u64, last: u64 },
     /// A row whose id is smaller than one before it in the shard.
-    IdOutOfOrder {
-        after: u64,
-    },
+    #[error("the id comes after id {after} (ids increase down a shard)")]
+    IdOutOfOrder { after: u64 },
     /// A row whose id an earlier row of the shard has.
+    #[error("an earlier row of this shard has the same id")]
     RepeatedId,
     /// A row that cannot be parsed.
+    #[error("malformed: {0}")]
     Format(String),
     /// The solution column is not a complete valid grid.
+    #[error("the solution is not a complete valid grid")]
     InvalidSolution,
     /// A given of the puzzle differs from the solution.
-    PuzzleMismatch {
-        cell: usize,
-    },
+    #[error("the puzzle's given at row {}, column {} differs from the solution", cell / 9 + 1, cell % 9 + 1)]
+    PuzzleMismatch { cell: usize },
+    #[error("the puzzle has no solution")]
     NoSolution,
+    #[error("the puzzle has two or more solutions")]
     MultipleSolutions,
-    WrongClueCount {
-        stated: u16,
-        actual: u16,
-    },
-    WrongBand {
-        stated: String,
-        expected: String,
-    },
+    #[error("clues column says {stated}, the puzzle has {actual}")]
+    WrongClueCount { stated: u16, actual: u16 },
+    #[error("difficulty {stated:?}, the band table says {expected:?}")]
+    WrongBand { stated: String, expected: String },
+    #[error("the canonical column is not the puzzle's canonical form")]
     WrongCanonical,
     /// The `rating`/`technique` columns are not what the rater gives the puzzle (or,
     /// for a variant, not its seed's).
+    #[error("rating {}, {}", shown(stated), match first_id {
+        None => format!("the rater says {}", shown(expected)),
+        Some(id) => format!("but id {id}, the first row of its canonical form, has {}", shown(expected)),
+    })]
     WrongRating {
         stated: Option<Rating>,
         expected: Option<Rating>,
@@ -88,14 +92,20 @@ pub enum Defect {
         first_id: Option<u64>,
     },
     /// The same puzzle (up to its text) appears twice in the bank.
-    Duplicate {
-        of_id: u64,
-    },
+    #[error("the same puzzle as id {of_id}")]
+    Duplicate { of_id: u64 },
     /// A generated bank holds two seeds of one canonical class (their rows are two
     /// runs of one canonical form): its seeds are meant to be essentially different.
-    RepeatedClass {
-        of_id: u64,
-    },
+    #[error("a second seed of the canonical class of id {of_id} (a generated bank's seeds are essentially different)")]
+    RepeatedClass { of_id: u64 },
+}
+
+/// A rating column as a report shows it: `4.2 x-wing`, or `(none)`.
+fn shown(r: &Option<Rating>) -> String {
+    match r {
+        Some(r) => format!("{r} {}", r.technique.name()),
+        None => "(none)".to_string(),
+    }
 }
 
 impl Defect {
@@ -126,95 +136,6 @@ impl Defect {
             Defect::WrongRating { .. } => "wrong rating",
             Defect::Duplicate { .. } => "duplicate puzzle",
             Defect::RepeatedClass { .. } => "repeated canonical class",
-        }
-    }
-}
-
-impl fmt::Display for Defect {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            // Regression: "(rerun generate)" led to a `generate` that refused the
-            // directory, or to `--resume` of a merge, which cannot resume.
-            Defect::Incomplete { merged: false } => f.write_str(
-                "the manifest says `complete: false`: the run did not finish (finish it with `generate --resume DIR`)",
-            ),
-            Defect::Incomplete { merged: true } => f.write_str(
-                "the manifest says `complete: false`: the merge did not finish (run the same merge again with --force)",
-            ),
-            Defect::BadParams(m) => write!(f, "manifest parameters: {m}"),
-            Defect::ManifestTotals(m) => write!(f, "manifest: {m}"),
-            Defect::MissingShard => f.write_str("listed in the manifest but not on disk"),
-            Defect::UnlistedShard => f.write_str("on disk but not listed in the manifest"),
-            Defect::WrongSize { expected, found } => {
-                write!(f, "{found} bytes, the manifest says {expected}")
-            }
-            Defect::WrongChecksum { expected, found } => {
-                write!(f, "xxh3 {found}, the manifest says {expected}")
-            }
-            Defect::Unreadable(m) => write!(f, "unreadable: {m}"),
-            Defect::WrongRowCount { expected, found } => {
-                write!(f, "{found} rows, the manifest says {expected}")
-            }
-            Defect::MissingIds { from, to } if from == to => write!(f, "id {from} is missing"),
-            Defect::MissingIds { from, to } => write!(f, "ids {from}..={to} are missing"),
-            Defect::IdOutsideShard { first, last } => {
-                write!(f, "the id is not one of this shard's ids {first}..={last}")
-            }
-            Defect::IdOutOfOrder { after } => {
-                write!(
-                    f,
-                    "the id comes after id {after} (ids increase down a shard)"
-                )
-            }
-            Defect::RepeatedId => f.write_str("an earlier row of this shard has the same id"),
-            Defect::Format(m) => write!(f, "malformed: {m}"),
-            Defect::InvalidSolution => f.write_str("the solution is not a complete valid grid"),
-            Defect::PuzzleMismatch { cell } => write!(
-                f,
-                "the puzzle's given at row {}, column {} differs from the solution",
-                cell / 9 + 1,
-                cell % 9 + 1
-            ),
-            Defect::NoSolution => f.write_str("the puzzle has no solution"),
-            Defect::MultipleSolutions => f.write_str("the puzzle has two or more solutions"),
-            Defect::WrongClueCount { stated, actual } => {
-                write!(f, "clues column says {stated}, the puzzle has {actual}")
-            }
-            Defect::WrongBand { stated, expected } => {
-                write!(f, "difficulty {stated:?}, the band table says {expected:?}")
-            }
-            Defect::WrongCanonical => {
-                f.write_str("the canonical column is not the puzzle's canonical form")
-            }
-            Defect::WrongRating {
-                stated,
-                expected,
-                first_id,
-            } => {
-                let show = |r: &Option<Rating>| match r {
-                    Some(r) => format!("{r} {}", r.technique.name()),
-                    None => "(none)".to_string(),
-                };
-                match first_id {
-                    None => write!(
-                        f,
-                        "rating {}, the rater says {}",
-                        show(stated),
-                        show(expected)
-                    ),
-                    Some(id) => write!(
-                        f,
-                        "rating {}, but id {id}, the first row of its canonical form, has {}",
-                        show(stated),
-                        show(expected)
-                    ),
-                }
-            }
-            Defect::Duplicate { of_id } => write!(f, "the same puzzle as id {of_id}"),
-            Defect::RepeatedClass { of_id } => write!(
-                f,
-                "a second seed of the canonical class of id {of_id} (a generated bank's seeds are essentially different)"
-            ),
         }
     }
 }
