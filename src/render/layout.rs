@@ -31,14 +31,7 @@ pub const BLEED: f32 = 0.125 * PT;
 /// One mark on a page, in points (see the module documentation).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Item {
-    /// An axis-aligned stroke from (x1, y1) to (x2, y2), `width` thick, square caps.
-    Line {
-        x1: f32,
-        y1: f32,
-        x2: f32,
-        y2: f32,
-        width: f32,
-    },
+    Line(Line),
     /// A filled rectangle, `gray` from 0 (black) to 1 (white).
     Rect {
         x: f32,
@@ -47,14 +40,27 @@ pub enum Item {
         h: f32,
         gray: f32,
     },
-    /// `text` set at `size` points, its baseline starting at (x, y).
-    Text {
-        x: f32,
-        y: f32,
-        size: f32,
-        weight: Weight,
-        text: String,
-    },
+    Text(Text),
+}
+
+/// An axis-aligned stroke from (x1, y1) to (x2, y2), `width` thick, square caps.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Line {
+    pub x1: f32,
+    pub y1: f32,
+    pub x2: f32,
+    pub y2: f32,
+    pub width: f32,
+}
+
+/// `text` set at `size` points, its baseline starting at (x, y).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Text {
+    pub x: f32,
+    pub y: f32,
+    pub size: f32,
+    pub weight: Weight,
+    pub text: String,
 }
 
 /// A page (or an image): its media box, trim box and marks.
@@ -65,6 +71,38 @@ pub struct Page {
     /// The trim box: x, y (top-left) and size, inside the media box.
     pub trim: [f32; 4],
     pub items: Vec<Item>,
+}
+
+impl Line {
+    /// The rectangle the stroke inks (square caps: the rectangle around the segment):
+    /// left, top, right, bottom.
+    pub fn area(&self) -> [f32; 4] {
+        let h = self.width / 2.0;
+        [
+            self.x1.min(self.x2) - h,
+            self.y1.min(self.y2) - h,
+            self.x1.max(self.x2) + h,
+            self.y1.max(self.y2) + h,
+        ]
+    }
+}
+
+impl Page {
+    /// The page's lines, in drawing order.
+    pub fn lines(&self) -> impl Iterator<Item = &Line> {
+        self.items.iter().filter_map(|item| match item {
+            Item::Line(line) => Some(line),
+            _ => None,
+        })
+    }
+
+    /// The page's texts, in drawing order.
+    pub fn texts(&self) -> impl Iterator<Item = &Text> {
+        self.items.iter().filter_map(|item| match item {
+            Item::Text(text) => Some(text),
+            _ => None,
+        })
+    }
 }
 
 /// A trim size of the book.
@@ -501,22 +539,22 @@ impl<'a> PageBuilder<'a> {
         let cap = self.fonts.cap_height(Weight::Bold, size);
         let width = self.fonts.width(Weight::Bold, title, size);
         let baseline = top + cap;
-        self.items.push(Item::Text {
+        self.items.push(Item::Text(Text {
             x: (left + right - width) / 2.0,
             y: baseline,
             size,
             weight: Weight::Bold,
             text: title.to_string(),
-        });
+        }));
         let rule_y = baseline + self.fonts.descent(Weight::Bold, size) + 4.0;
         let half = self.style.thin / 2.0;
-        self.items.push(Item::Line {
+        self.items.push(Item::Line(Line {
             x1: left + half,
             y1: rule_y,
             x2: right - half,
             y2: rule_y,
             width: self.style.thin,
-        });
+        }));
         self.body_top = rule_y + half + GAP;
     }
 
@@ -591,13 +629,13 @@ impl<'a> PageBuilder<'a> {
     ) {
         let number = format!("#{}", p.number);
         let number_width = self.fonts.width(Weight::Bold, &number, size);
-        self.items.push(Item::Text {
+        self.items.push(Item::Text(Text {
             x: gx,
             y: baseline,
             size,
             weight: Weight::Bold,
             text: number,
-        });
+        }));
         if solution {
             return;
         }
@@ -614,13 +652,13 @@ impl<'a> PageBuilder<'a> {
             right_size = size * room / width;
             width = room;
         }
-        self.items.push(Item::Text {
+        self.items.push(Item::Text(Text {
             x: gx + side - width,
             y: baseline,
             size: right_size,
             weight: Weight::Regular,
             text: right,
-        });
+        }));
     }
 
     /// Adds the folio (page number at the outside corner) and moves everything into
@@ -633,13 +671,13 @@ impl<'a> PageBuilder<'a> {
         let recto = self.index % 2 == 0;
         let x = if recto { right - width } else { left };
         let y = bottom - self.fonts.descent(Weight::Regular, size);
-        self.items.push(Item::Text {
+        self.items.push(Item::Text(Text {
             x,
             y,
             size,
             weight: Weight::Regular,
             text,
-        });
+        }));
         let (dx, dy) = (self.trim[0], self.trim[1]);
         if dx != 0.0 || dy != 0.0 {
             for item in &mut self.items {
@@ -657,13 +695,13 @@ impl<'a> PageBuilder<'a> {
 
 fn shift(item: &mut Item, dx: f32, dy: f32) {
     match item {
-        Item::Line { x1, y1, x2, y2, .. } => {
+        Item::Line(Line { x1, y1, x2, y2, .. }) => {
             *x1 += dx;
             *x2 += dx;
             *y1 += dy;
             *y2 += dy;
         }
-        Item::Rect { x, y, .. } | Item::Text { x, y, .. } => {
+        Item::Rect { x, y, .. } | Item::Text(Text { x, y, .. }) => {
             *x += dx;
             *y += dy;
         }
@@ -692,20 +730,20 @@ fn draw_grid(
             }
             let width = if thick { style.thick } else { style.thin };
             let at = i as f32 * cell;
-            items.push(Item::Line {
+            items.push(Item::Line(Line {
                 x1: x + at,
                 y1: y,
                 x2: x + at,
                 y2: y + side,
                 width,
-            });
-            items.push(Item::Line {
+            }));
+            items.push(Item::Line(Line {
                 x1: x,
                 y1: y + at,
                 x2: x + side,
                 y2: y + at,
                 width,
-            });
+            }));
         }
     }
     let size = cell * style.digit;
@@ -723,13 +761,13 @@ fn draw_grid(
         let text = symbol(v).to_string();
         let width = fonts.width(weight, &text, size);
         let cap = fonts.cap_height(weight, size);
-        items.push(Item::Text {
+        items.push(Item::Text(Text {
             x: x + (c as f32 + 0.5) * cell - width / 2.0,
             y: y + (r as f32 + 0.5) * cell + cap / 2.0,
             size,
             weight,
             text,
-        });
+        }));
     }
 }
 
@@ -771,29 +809,15 @@ pub fn grid_image(p: &Puzzle, solution: bool, fonts: &Fonts) -> Page {
 /// cap height to the descender).
 pub fn ink_bounds(item: &Item, fonts: &Fonts) -> [f32; 4] {
     match item {
-        Item::Line {
-            x1,
-            y1,
-            x2,
-            y2,
-            width,
-        } => {
-            let h = width / 2.0;
-            [
-                x1.min(*x2) - h,
-                y1.min(*y2) - h,
-                x1.max(*x2) + h,
-                y1.max(*y2) + h,
-            ]
-        }
+        Item::Line(line) => line.area(),
         Item::Rect { x, y, w, h, .. } => [*x, *y, x + w, y + h],
-        Item::Text {
+        Item::Text(Text {
             x,
             y,
             size,
             weight,
             text,
-        } => {
+        }) => {
             let w = fonts.width(*weight, text, *size);
             let up = fonts.cap_height(*weight, *size);
             let down = fonts.descent(*weight, *size);
@@ -905,7 +929,7 @@ mod tests {
                             "{config:?} {size} page {}: {item:?} outside [{l} {t} {r} {b}]",
                             i + 1
                         );
-                        if let Item::Line { width, .. } = item {
+                        if let Item::Line(Line { width, .. }) = item {
                             assert!(*width >= 0.75, "{width}");
                         }
                     }
@@ -921,7 +945,7 @@ mod tests {
         for (i, page) in book.pages.iter().enumerate() {
             let solutions = i + 1 >= book.first_solution_page;
             for item in &page.items[..page.items.len() - 1] {
-                if let Item::Text { size, text, .. } = item {
+                if let Item::Text(Text { size, text, .. }) = item {
                     if text.chars().count() == 1 {
                         min[solutions as usize] = min[solutions as usize].min(*size);
                     }
@@ -1004,7 +1028,7 @@ mod tests {
             .items
             .iter()
             .filter_map(|i| match i {
-                Item::Line { width, .. } => Some(*width),
+                Item::Line(Line { width, .. }) => Some(*width),
                 _ => None,
             })
             .collect();
@@ -1014,7 +1038,7 @@ mod tests {
         let texts = |page: &Page| {
             page.items
                 .iter()
-                .filter(|i| matches!(i, Item::Text { .. }))
+                .filter(|i| matches!(i, Item::Text(_)))
                 .count()
         };
         assert_eq!(texts(&page), p.n_clues());

@@ -14,7 +14,7 @@ use pdf_writer::types::{CidFontType, FontFlags, LineCapStyle, SystemInfo, Unicod
 use pdf_writer::{Content, Filter, Finish, Name, Pdf, Rect, Ref, Str, TextStr};
 
 use super::font::{Fonts, Weight};
-use super::layout::{Item, Page};
+use super::layout::{Item, Page, Text};
 
 /// Why a PDF could not be made.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -57,12 +57,10 @@ pub fn write(pages: &[Page], fonts: &Fonts, meta: &Meta) -> Result<Vec<u8>, PdfE
     // before any content stream is written.
     let mut used: BTreeMap<Weight, BTreeMap<char, u16>> = BTreeMap::new();
     for page in pages {
-        for item in &page.items {
-            if let Item::Text { weight, text, .. } = item {
-                let chars = used.entry(*weight).or_default();
-                for c in text.chars() {
-                    chars.entry(c).or_insert_with(|| fonts.glyph(*weight, c));
-                }
+        for Text { weight, text, .. } in page.texts() {
+            let chars = used.entry(*weight).or_default();
+            for c in text.chars() {
+                chars.entry(c).or_insert_with(|| fonts.glyph(*weight, c));
             }
         }
     }
@@ -270,29 +268,16 @@ fn content(page: &Page, embedded: &[Embedded]) -> Vec<u8> {
     c.set_line_cap(LineCapStyle::ProjectingSquareCap);
     // Strokes grouped by width, in order of first appearance: one path per width.
     let mut widths: Vec<f32> = Vec::new();
-    for item in &page.items {
-        if let Item::Line { width, .. } = item {
-            if !widths.contains(width) {
-                widths.push(*width);
-            }
+    for line in page.lines() {
+        if !widths.contains(&line.width) {
+            widths.push(line.width);
         }
     }
     for &w in &widths {
         c.set_line_width(w);
-        for item in &page.items {
-            if let Item::Line {
-                x1,
-                y1,
-                x2,
-                y2,
-                width,
-            } = item
-            {
-                if *width == w {
-                    c.move_to(*x1, h - y1);
-                    c.line_to(*x2, h - y2);
-                }
-            }
+        for line in page.lines().filter(|line| line.width == w) {
+            c.move_to(line.x1, h - line.y1);
+            c.line_to(line.x2, h - line.y2);
         }
         c.stroke();
     }
@@ -314,17 +299,14 @@ fn content(page: &Page, embedded: &[Embedded]) -> Vec<u8> {
     let mut in_text = false;
     let mut current: Option<(Weight, f32)> = None;
     let mut bytes = Vec::new();
-    for item in &page.items {
-        let Item::Text {
-            x,
-            y,
-            size,
-            weight,
-            text,
-        } = item
-        else {
-            continue;
-        };
+    for Text {
+        x,
+        y,
+        size,
+        weight,
+        text,
+    } in page.texts()
+    {
         let Some(font) = embedded.iter().find(|f| f.weight == *weight) else {
             continue;
         };

@@ -8,7 +8,7 @@ use ab_glyph_rasterizer::{point, Point, Rasterizer};
 use ttf_parser::OutlineBuilder;
 
 use super::font::Fonts;
-use super::layout::{Item, Page};
+use super::layout::{Item, Page, Text};
 
 /// The dpi `--dpi` accepts, from screen previews to fine print.
 pub const DPI_RANGE: std::ops::RangeInclusive<u32> = 36..=1200;
@@ -40,33 +40,20 @@ pub fn write(page: &Page, fonts: &Fonts, dpi: u32) -> Result<Vec<u8>, PngError> 
     let s = dpi as f32 / 72.0;
     for item in &page.items {
         match item {
-            Item::Line {
-                x1,
-                y1,
-                x2,
-                y2,
-                width,
-            } => {
-                // Square caps: the stroke is the rectangle around the segment.
-                let hw = width / 2.0;
-                canvas.fill_rect(
-                    (x1.min(*x2) - hw) * s,
-                    (y1.min(*y2) - hw) * s,
-                    (x1.max(*x2) + hw) * s,
-                    (y1.max(*y2) + hw) * s,
-                    1.0,
-                );
+            Item::Line(line) => {
+                let [l, t, r, b] = line.area();
+                canvas.fill_rect(l * s, t * s, r * s, b * s, 1.0);
             }
             Item::Rect { x, y, w, h, gray } => {
                 canvas.fill_rect(x * s, y * s, (x + w) * s, (y + h) * s, 1.0 - gray);
             }
-            Item::Text {
+            Item::Text(Text {
                 x,
                 y,
                 size,
                 weight,
                 text,
-            } => {
+            }) => {
                 let scale = size / fonts.units_per_em(*weight) * s;
                 let mut pen = x * s;
                 for c in text.chars() {

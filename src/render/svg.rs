@@ -11,7 +11,7 @@ use std::fmt::Write as _;
 use ttf_parser::OutlineBuilder;
 
 use super::font::{Fonts, Weight};
-use super::layout::{Item, Page};
+use super::layout::{Item, Page, Text};
 
 /// Writes `page` as a standalone SVG document (units: points).
 pub fn write(page: &Page, fonts: &Fonts) -> Vec<u8> {
@@ -23,10 +23,8 @@ pub fn write(page: &Page, fonts: &Fonts) -> Vec<u8> {
     );
     // Every glyph used, once.
     let mut glyphs: BTreeSet<(Weight, u16)> = BTreeSet::new();
-    for item in &page.items {
-        if let Item::Text { weight, text, .. } = item {
-            glyphs.extend(text.chars().map(|c| (*weight, fonts.glyph(*weight, c))));
-        }
+    for Text { weight, text, .. } in page.texts() {
+        glyphs.extend(text.chars().map(|c| (*weight, fonts.glyph(*weight, c))));
     }
     if !glyphs.is_empty() {
         out.push_str("<defs>\n");
@@ -43,25 +41,16 @@ pub fn write(page: &Page, fonts: &Fonts) -> Vec<u8> {
         out.push_str("</defs>\n");
     }
     out.push_str("<g stroke=\"#000\" stroke-linecap=\"square\" fill=\"none\">\n");
-    for item in &page.items {
-        if let Item::Line {
-            x1,
-            y1,
-            x2,
-            y2,
-            width,
-        } = item
-        {
-            let _ = writeln!(
-                out,
-                "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke-width=\"{}\"/>",
-                num(*x1),
-                num(*y1),
-                num(*x2),
-                num(*y2),
-                num(*width)
-            );
-        }
+    for line in page.lines() {
+        let _ = writeln!(
+            out,
+            "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke-width=\"{}\"/>",
+            num(line.x1),
+            num(line.y1),
+            num(line.x2),
+            num(line.y2),
+            num(line.width)
+        );
     }
     out.push_str("</g>\n");
     for item in &page.items {
@@ -78,17 +67,14 @@ pub fn write(page: &Page, fonts: &Fonts) -> Vec<u8> {
         }
     }
     out.push_str("<g fill=\"#000\">\n");
-    for item in &page.items {
-        let Item::Text {
-            x,
-            y,
-            size,
-            weight,
-            text,
-        } = item
-        else {
-            continue;
-        };
+    for Text {
+        x,
+        y,
+        size,
+        weight,
+        text,
+    } in page.texts()
+    {
         let scale = size / fonts.units_per_em(*weight);
         let _ = write!(out, "<g class=\"text\" aria-label=\"{}\">", escape(text));
         let mut pen = *x;
