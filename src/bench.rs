@@ -39,7 +39,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::engine::bands::{BandTable, Scale};
-use crate::engine::board::Board;
+use crate::engine::board::{Board, Rating};
 use crate::engine::generate::{Carve, Fill, Symmetry};
 use crate::engine::grid::Size;
 use crate::run::rng::{item_rng, Purpose};
@@ -228,98 +228,28 @@ fn attempt<B: Board, R: Rng + ?Sized>(
     }
 }
 
-/// Puzzle `i` of band `band`: attempts until one lands. `None` when this puzzle ran out
-/// of attempts (then it sets `gave_up`) or another one already had.
-fn make_in_band<B: Board>(
+/// What one band's row aims at: who makes the puzzles, for which band of which plan,
+/// from which seed.
+struct Aim<'a> {
     maker: Maker,
-    plan: &BandPlan,
+    plan: &'a BandPlan,
     band: usize,
     seed: u64,
-    i: u64,
-    gave_up: &AtomicBool,
-) -> Option<Sample<B::Cells>> {
-    if plan.table.scale() == Scale::Rating {
-        return make_rated::<B>(maker, plan, band, seed, i, gave_up);
-    }
-    let spec = &plan.table.bands()[band];
-    let mut rng = item_rng(seed, Purpose::Seed, i, 0);
-    let start = Instant::now();
-    for attempts in 1..=plan.max_attempts {
-        // Checked per attempt, so a combination that cannot reach the band stops within
-        // one attempt per thread once any of its puzzles has given up.
-        if gave_up.load(Ordering::Relaxed) {
-            return None;
-        }
-        let (solution, puzzle, n_clues) = black_box(attempt::<B, _>(
-            maker,
-            spec.lo,
-            spec.hi,
-            black_box(&mut rng),
-        ));
-        if plan.table.accepts(band, n_clues) {
-            let nanos = start.elapsed().as_nanos().min(u128::from(u64::MAX)) as u64;
-            return Some(Sample {
-                nanos,
-                solution,
-                puzzle,
-                n_clues,
-                rating: None,
-                attempts,
-            });
-        }
-    }
-    gave_up.store(true, Ordering::Relaxed);
-    None
 }
 
-/// [`make_in_band`] for a rating band. Our combinations make the puzzle exactly as
-/// `generate --grade rating` makes a seed (`run::seed::make_seed`: carve to the end,
-/// rate, bisect the clues put back). The `sudoku` crate cannot aim at a rating: its
-/// row generates a puzzle (its minimal one), rates it and tries again until it lands,
-/// which is what its users would have to do.
-fn make_rated<B: Board>(
-    maker: Maker,
-    plan: &BandPlan,
-    band: usize,
-    seed: u64,
-    i: u64,
-    gave_up: &AtomicBool,
-) -> Option<Sample<B::Cells>> {
+/// A puzzle that landed in its band: solution, puzzle, clues, rating, attempts taken.
+type Landed<C> = (C, C, u16, Option<Rating>, u32);
+
+/// Puzzle `i` of the band `aim` names: attempts until one lands. `None` when this
+/// puzzle ran out of attempts (then it sets `gave_up`) or another one already had.
+fn make_in_band<B: Board>(aim: &Aim<'_>, i: u64, gave_up: &AtomicBool) -> Option<Sample<B::Cells>> {
     if gave_up.load(Ordering::Relaxed) {
         return None;
     }
     let start = Instant::now();
-    let landed = match maker {
-        Maker::Ours(fill, carve) => {
-            let selected = [band];
-            let recipe = Recipe {
-                seed,
-                fill,
-                carve,
-                symmetry: Symmetry::None,
-                bands: &plan.table,
-                selected: &selected,
-                max_attempts: plan.max_attempts,
-            };
-            make_seed::<B>(&recipe, i, 0)
-                .ok()
-                .map(|s| (s.solution, s.puzzle, s.n_clues, s.rating, s.attempts))
-        }
-        #[cfg(feature = "sudoku-peer")]
-        Maker::Peer => {
-            let mut rng = item_rng(seed, Purpose::Seed, i, 0);
-            (1..=plan.max_attempts).find_map(|attempts| {
-                let (solution, puzzle, n_clues) = attempt::<B, _>(maker, 17, 17, &mut rng);
-                let rating = B::rate(&puzzle)?;
-                plan.table.accepts(band, rating.rating).then_some((
-                    solution,
-                    puzzle,
-                    n_clues,
-                    Some(rating),
-                    attempts,
-                ))
-            })
-        }
+    let landed = match aim.plan.table.scale() {
+        Scale::Rating => land_rated::<B>(aim, i),
+        Scale::Clues => land_by_clues::<B>(aim, i, gave_up),
     };
     let Some((solution, puzzle, n_clues, rating, attempts)) = black_box(landed) else {
         gave_up.store(true, Ordering::Relaxed);
@@ -333,6 +263,75 @@ fn make_rated<B: Board>(
         rating: rating.map(|r| r.rating),
         attempts,
     })
+}
+
+/// [`make_in_band`] for a clue band: fill and carve towards the band until a puzzle's
+/// clue count lands in it.
+fn land_by_clues<B: Board>(
+    aim: &Aim<'_>,
+    i: u64,
+    gave_up: &AtomicBool,
+) -> Option<Landed<B::Cells>> {
+    let spec = &aim.plan.table.bands()[aim.band];
+    let mut rng = item_rng(aim.seed, Purpose::Seed, i, 0);
+    for attempts in 1..=aim.plan.max_attempts {
+        // Checked per attempt, so a combination that cannot reach the band stops within
+        // one attempt per thread once any of its puzzles has given up.
+        if gave_up.load(Ordering::Relaxed) {
+            return None;
+        }
+        let (solution, puzzle, n_clues) = black_box(attempt::<B, _>(
+            aim.maker,
+            spec.lo,
+            spec.hi,
+            black_box(&mut rng),
+        ));
+        if aim.plan.table.accepts(aim.band, n_clues) {
+            return Some((solution, puzzle, n_clues, None, attempts));
+        }
+    }
+    None
+}
+
+/// [`make_in_band`] for a rating band. Our combinations make the puzzle exactly as
+/// `generate --grade rating` makes a seed (`run::seed::make_seed`: carve to the end,
+/// rate, bisect the clues put back). The `sudoku` crate cannot aim at a rating: its
+/// row generates a puzzle (its minimal one), rates it and tries again until it lands,
+/// which is what its users would have to do.
+fn land_rated<B: Board>(aim: &Aim<'_>, i: u64) -> Option<Landed<B::Cells>> {
+    let plan = aim.plan;
+    match aim.maker {
+        Maker::Ours(fill, carve) => {
+            let selected = [aim.band];
+            let recipe = Recipe {
+                seed: aim.seed,
+                fill,
+                carve,
+                symmetry: Symmetry::None,
+                bands: &plan.table,
+                selected: &selected,
+                max_attempts: plan.max_attempts,
+            };
+            make_seed::<B>(&recipe, i, 0)
+                .ok()
+                .map(|s| (s.solution, s.puzzle, s.n_clues, s.rating, s.attempts))
+        }
+        #[cfg(feature = "sudoku-peer")]
+        Maker::Peer => {
+            let mut rng = item_rng(aim.seed, Purpose::Seed, i, 0);
+            (1..=plan.max_attempts).find_map(|attempts| {
+                let (solution, puzzle, n_clues) = attempt::<B, _>(aim.maker, 17, 17, &mut rng);
+                let rating = B::rate(&puzzle)?;
+                plan.table.accepts(aim.band, rating.rating).then_some((
+                    solution,
+                    puzzle,
+                    n_clues,
+                    Some(rating),
+                    attempts,
+                ))
+            })
+        }
+    }
 }
 
 /// True when no single clue of `puzzle` can be removed without a second solution.
@@ -397,8 +396,14 @@ pub fn measure_band<B: Board>(
     config: &BenchConfig,
 ) -> BenchRow {
     let gave_up = AtomicBool::new(false);
+    let aim = Aim {
+        maker,
+        plan,
+        band,
+        seed: config.seed,
+    };
     let (samples, wall) = collect(config.budget, &gave_up, |i| {
-        make_in_band::<B>(maker, plan, band, config.seed, i, &gave_up)
+        make_in_band::<B>(&aim, i, &gave_up)
     });
     let name = plan.table.bands()[band].name.clone();
     if gave_up.load(Ordering::Relaxed) {

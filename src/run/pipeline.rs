@@ -155,28 +155,28 @@ impl Plan {
     }
 }
 
-/// The first-round seeds `range` (`make(j, 0)` for every `j`), made in parallel.
-fn first_round<C: Send>(
-    make: &(dyn Fn(u64, u32) -> Result<SeedPuzzle<C>, PipelineError> + Sync),
-    range: std::ops::Range<u64>,
-) -> Result<Vec<SeedPuzzle<C>>, PipelineError> {
-    range.into_par_iter().map(|j| make(j, 0)).collect()
-}
-
-/// Resolves the duplicates of the seeds `range` of phase 1, given their first-round
-/// seeds `seeds` (made here, or read from stage 1's seed files): in index order, every
-/// seed whose canonical form is already in `seen` is replaced by `make(j, round)` of
-/// the next round, until the batch is all distinct. `wanted` is only for the error
-/// message.
+/// The seeds `range` of phase 1, all distinct: the first round (`given`, read from
+/// stage 1's seed files, or `make(j, 0)` for every `j`, made in parallel), then in
+/// index order every seed whose canonical form is already in `seen` is replaced by
+/// `make(j, round)` of the next round, until the batch is all distinct. `wanted` is
+/// only for the error message.
 fn make_seed_batch<C: AsRef<[u8]> + Send>(
     make: &(dyn Fn(u64, u32) -> Result<SeedPuzzle<C>, PipelineError> + Sync),
-    mut seeds: Vec<SeedPuzzle<C>>,
+    given: Option<Vec<SeedPuzzle<C>>>,
     range: std::ops::Range<u64>,
     wanted: u64,
     max_rounds: u32,
     seen: &mut HashSet<u128>,
     summary: &mut Summary,
 ) -> Result<Vec<SeedPuzzle<C>>, PipelineError> {
+    let mut seeds = match given {
+        Some(seeds) => seeds,
+        None => range
+            .clone()
+            .into_par_iter()
+            .map(|j| make(j, 0))
+            .collect::<Result<_, _>>()?,
+    };
     debug_assert_eq!(seeds.len() as u64, range.end - range.start);
     let mut pending: Vec<usize> = (0..seeds.len()).collect();
     for round in 1..=max_rounds + 1 {
@@ -461,10 +461,7 @@ pub fn run<B: Board>(
             let recipe = plan.recipe();
             let make = |j, round| Ok(make_seed::<B>(&recipe, j, round)?);
             let range = batch_start..batch_end;
-            let first = match given.as_mut() {
-                Some(read) => read(range.clone())?,
-                None => first_round(&make, range.clone())?,
-            };
+            let first = given.as_mut().map(|read| read(range.clone())).transpose()?;
             let seeds = make_seed_batch(
                 &make,
                 first,
@@ -582,19 +579,6 @@ mod tests {
         Summary::for_bands(n_bands)
     }
 
-    /// The first round and its duplicates resolved, as `run` does it.
-    fn batch<C: AsRef<[u8]> + Send>(
-        make: &(dyn Fn(u64, u32) -> Result<SeedPuzzle<C>, PipelineError> + Sync),
-        range: std::ops::Range<u64>,
-        wanted: u64,
-        max_rounds: u32,
-        seen: &mut HashSet<u128>,
-        summary: &mut Summary,
-    ) -> Result<Vec<SeedPuzzle<C>>, PipelineError> {
-        let first = first_round(make, range.clone())?;
-        make_seed_batch(make, first, range, wanted, max_rounds, seen, summary)
-    }
-
     /// A fake seed maker whose seeds fall into `classes` canonical classes.
     fn fake(
         classes: u64,
@@ -623,7 +607,7 @@ mod tests {
     fn duplicate_seeds_are_replaced_until_distinct() {
         let mut seen = HashSet::new();
         let mut s = summary(1);
-        let seeds = batch(&fake(50), 0..40, 40, 64, &mut seen, &mut s).unwrap();
+        let seeds = make_seed_batch(&fake(50), None, 0..40, 40, 64, &mut seen, &mut s).unwrap();
         let distinct: HashSet<_> = seeds.iter().map(|s| s.canonical).collect();
         assert_eq!(distinct.len(), 40);
         assert!(
@@ -631,8 +615,9 @@ mod tests {
             "the fake maker collides by construction"
         );
         // Deterministic: the same batch again gives the same seeds.
-        let again = batch(
+        let again = make_seed_batch(
             &fake(50),
+            None,
             0..40,
             40,
             64,
@@ -648,7 +633,16 @@ mod tests {
 
     #[test]
     fn a_too_small_seed_space_is_an_error_that_counts_what_exists() {
-        let err = batch(&fake(5), 0..8, 8, 64, &mut HashSet::new(), &mut summary(1)).unwrap_err();
+        let err = make_seed_batch(
+            &fake(5),
+            None,
+            0..8,
+            8,
+            64,
+            &mut HashSet::new(),
+            &mut summary(1),
+        )
+        .unwrap_err();
         assert!(
             matches!(
                 err,

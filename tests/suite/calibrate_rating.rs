@@ -7,20 +7,9 @@
 //! also lists the puzzles rated differently (`=all`: every puzzle).
 
 use rayon::prelude::*;
+use sudoku_factory::engine::bands::BandTable;
 use sudoku_factory::engine::grid::parse_line;
 use sudoku_factory::engine::rating::Rater;
-
-/// The default rating band of a rating in tenths (DESIGN.md: easy 1.0–1.4, medium
-/// 1.5–2.4, hard 2.5–4.9, diabolical 5.0–6.9, extreme 7.0+).
-fn band(r: u8) -> u8 {
-    match r {
-        0..=14 => 0,
-        15..=24 => 1,
-        25..=49 => 2,
-        50..=69 => 3,
-        _ => 4,
-    }
-}
 
 /// Ranks with ties given their average rank.
 fn ranks(v: &[f64]) -> Vec<f64> {
@@ -127,6 +116,10 @@ fn calibrate_against_se() {
         unsound.len()
     );
     println!("tier  count  exact  ±0.2   ±0.5   same-band");
+    // The default rating band of a rating in tenths (DESIGN.md: easy 1.0–1.4, medium
+    // 1.5–2.4, hard 2.5–4.9, diabolical 5.0–6.9, extreme 7.0+).
+    let bands = BandTable::default_rating();
+    let band = |r: u8| bands.grade(r);
     let mut totals = [0usize; 5];
     let mut below5 = [0usize; 2];
     let mut above5 = [0usize; 2];
