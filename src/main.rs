@@ -39,7 +39,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Defects) => ExitCode::from(1),
         Ok(Outcome::BadInput) => ExitCode::from(2),
-        Err(e) if cmd::is_broken_pipe(&e) => ExitCode::SUCCESS,
+        Err(e) if sudoku_factory::util::output::is_broken_pipe(&e) => ExitCode::SUCCESS,
         Err(e) => {
             sudoku_factory::say!("sudoku-factory: {e:#}");
             ExitCode::from(2)

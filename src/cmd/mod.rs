@@ -75,18 +75,6 @@ pub fn write_stdout(text: &str) -> anyhow::Result<()> {
     }
 }
 
-/// True for the error a closed pipe gives (`... | head`): not a failure of ours. The
-/// csv crate's error wraps the I/O error without naming it as its source, so it is
-/// looked into too (`export --format csv --to - | head -1` failed, exit 2).
-pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
-    let broken = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
-    err.chain().any(|e| {
-        e.downcast_ref::<io::Error>().is_some_and(broken)
-            || e.downcast_ref::<csv::Error>()
-                .is_some_and(|e| matches!(e.kind(), csv::ErrorKind::Io(io) if broken(io)))
-    })
-}
-
 /// Runs `per_line` over every well-formed input line (a board of `B`'s size) with its
 /// 1-based number, writing through a buffered stdout, and returns the worst outcome.
 /// A malformed line is answered with its parse error on stdout (one line out per

@@ -338,6 +338,18 @@ pub fn with_write_back<T>(file: &File, every: Duration, work: impl FnOnce() -> T
     })
 }
 
+/// True for the error a closed pipe gives (`... | head`): not a failure of ours. The
+/// csv crate's error wraps the I/O error without naming it as its source, so it is
+/// looked into too (`export --format csv --to - | head -1` failed, exit 2).
+pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
+    let broken = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
+    err.chain().any(|e| {
+        e.downcast_ref::<io::Error>().is_some_and(broken)
+            || e.downcast_ref::<csv::Error>()
+                .is_some_and(|e| matches!(e.kind(), csv::ErrorKind::Io(io) if broken(io)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,0 +1,394 @@
+//! The export's stream: a reader thread decompresses and splits the shards into
+//! batches of raw CSV records (reused, so nothing is allocated per row), and the
+//! calling thread filters, encodes and writes them; memory is a few batches whatever
+//! the bank's size (plus 16 bytes per class with `--one-per-class`). Each shard's XXH3
+//! and row count are checked against the manifest as it is read, so a damaged bank
+//! fails the export.
+
+use std::collections::HashSet;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+
+use anyhow::{anyhow, bail, Context};
+
+use super::sqlite::write_sqlite;
+use super::{ExportError, Filter, Format, Schema};
+use crate::bank::format::{Manifest, DEFAULT_ZSTD_LEVEL, MANIFEST};
+use crate::bank::reader::{check_bands, check_complete, refuse_bank_file, shard_mismatch};
+use crate::bank::{self, RecordReader};
+use crate::engine::grid::Size;
+use crate::util::output::{is_broken_pipe, TempOutput, WriteBack};
+
+/// Rows per batch between the reader and the writer: large enough that the channel
+/// costs nothing per row, small enough that a few batches in flight are a few MiB.
+const BATCH_ROWS: usize = 2048;
+/// Batches in flight: the bound that keeps memory flat when the writer is slower.
+const BATCHES_IN_FLIGHT: usize = 4;
+/// Bytes of encoded rows gathered before one write to the output.
+const WRITE_CHUNK: usize = 1 << 16;
+/// What to export, and how.
+#[derive(Clone, Debug)]
+pub struct Request<'a> {
+    /// The bank's directory.
+    pub bank: &'a Path,
+    pub format: Format,
+    /// Compress `--format csv` with zstd.
+    pub zstd: bool,
+    /// Keep only these bands (empty: all).
+    pub difficulty: &'a [String],
+    /// Keep the first row of each canonical form.
+    pub one_per_class: bool,
+    /// Stop after this many rows.
+    pub limit: Option<u64>,
+}
+
+/// Where the rows go: a file (through its temporary twin, which the caller commits),
+/// or a stream such as standard output for the streamed formats (a pipe has no
+/// half-written state to hide), with the name messages call it by.
+pub enum Destination<'a> {
+    File(&'a TempOutput),
+    Stream {
+        name: &'a str,
+        writer: Box<dyn Write + 'a>,
+    },
+}
+
+/// What an export did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Exported {
+    /// Rows written.
+    pub kept: u64,
+    /// Rows of the whole bank.
+    pub bank_rows: u64,
+    /// The stream's reader closed it (`... --to - | head`): it wanted no more rows,
+    /// which is not a failure; the rest of the bank was not read.
+    pub closed: bool,
+}
+
+/// Checks the bank and the request, then streams the kept rows to `to` in bank order.
+/// `on_rows(read, total)` hears, batch by batch, how many rows were read of the
+/// bank's total (for a progress bar).
+pub fn export(
+    request: &Request<'_>,
+    to: Destination<'_>,
+    on_rows: &dyn Fn(u64, u64),
+) -> anyhow::Result<Exported> {
+    let dir = request.bank;
+    if let Destination::File(file) = &to {
+        refuse_bank_file(file.dest(), dir)?;
+    }
+    let manifest = bank::read_manifest(dir)?;
+    let size = manifest
+        .params
+        .board_size()
+        .map_err(|e| anyhow!("{}: params.{e}", dir.join(MANIFEST).display()))?;
+    check_complete(dir, &manifest)?;
+    if request.format == Format::CsvKaggle && size != Size::Nine {
+        bail!("--format csv-kaggle: {}", ExportError::KaggleSize(size));
+    }
+    check_bands(request.difficulty, &manifest, size)?;
+
+    // The first shard's header fixes the columns every shard must have.
+    let paths: Vec<PathBuf> = manifest.shards.iter().map(|s| dir.join(&s.file)).collect();
+    let mut first = match paths.first() {
+        Some(path) => {
+            let mut reader = RecordReader::open(path)?;
+            reader.read_header()?;
+            Some(reader)
+        }
+        None => None,
+    };
+    let header = match &first {
+        Some(reader) => reader.header().clone(),
+        None => csv::ByteRecord::from(bank::format::COLUMNS.to_vec()),
+    };
+    let schema = Schema::from_header(&header, size)
+        .map_err(|e| anyhow!("{}: {e}", paths.first().map_or(dir, |p| p).display()))?;
+
+    let mut filter = Filter {
+        difficulty: request.difficulty.to_vec(),
+        one_per_class: request.one_per_class.then(HashSet::new),
+        limit: request.limit,
+        kept: 0,
+    };
+    let streamed = matches!(to, Destination::Stream { .. });
+    let (to_writer, batches) = mpsc::sync_channel::<Batch>(BATCHES_IN_FLIGHT);
+    let (recycle, recycled) = mpsc::channel::<Batch>();
+    let (written, read) = std::thread::scope(|scope| {
+        let (manifest, paths, header) = (&manifest, &paths, &header);
+        let first = first.take();
+        // The sender moves into the reader: when it is done, the channel closes.
+        let reader =
+            scope.spawn(move || read_shards(manifest, paths, first, header, &to_writer, &recycled));
+        let mut rows = Rows {
+            batches: &batches,
+            recycle: &recycle,
+            paths,
+            schema: &schema,
+            filter: &mut filter,
+            on_rows: &|n| on_rows(n, manifest.rows),
+        };
+        let written = match (request.format, to) {
+            (Format::Sqlite, Destination::File(file)) => {
+                write_sqlite(file, &mut rows, manifest, request)
+            }
+            (Format::Sqlite, Destination::Stream { .. }) => Err(anyhow!(
+                "--format sqlite writes a file it can seek in, not a stream"
+            )),
+            (Format::Jsonl, to) => write_lines(to, &mut rows, Lines::Json(schema.json_keys())),
+            (Format::CsvKaggle, to) => write_lines(to, &mut rows, Lines::Kaggle),
+            (Format::Csv, to) => write_csv(to, &mut rows, header, request.zstd),
+        };
+        // Stop the reader if the writer stopped first (an error, or --limit reached).
+        drop(batches);
+        (
+            written,
+            reader.join().expect("the reader thread does not panic"),
+        )
+    });
+    let closed = streamed && written.as_ref().is_err_and(is_broken_pipe);
+    if !closed {
+        written?;
+        read?;
+    }
+    Ok(Exported {
+        kept: filter.kept,
+        bank_rows: manifest.rows,
+        closed,
+    })
+}
+
+/// Raw records of one shard, reused from batch to batch.
+struct Batch {
+    shard: usize,
+    records: Vec<csv::ByteRecord>,
+    len: usize,
+}
+
+/// The reader thread: every listed shard in order, in batches; each shard's header,
+/// row count and XXH3 checked against the manifest. Returns early (and fine) when
+/// the writer hangs up.
+fn read_shards(
+    manifest: &Manifest,
+    paths: &[PathBuf],
+    mut first: Option<RecordReader>,
+    header: &csv::ByteRecord,
+    batches: &mpsc::SyncSender<Batch>,
+    recycled: &mpsc::Receiver<Batch>,
+) -> anyhow::Result<()> {
+    for (k, (shard, path)) in manifest.shards.iter().zip(paths).enumerate() {
+        let mut reader = match first.take() {
+            Some(reader) => reader,
+            None => RecordReader::open(path)?,
+        };
+        reader.read_header()?;
+        if reader.header() != header {
+            bail!(
+                "{}: its header differs from the first shard's ({})",
+                path.display(),
+                paths[0].display()
+            );
+        }
+        let mut rows = 0u64;
+        loop {
+            let mut batch = recycled.try_recv().unwrap_or_else(|_| Batch {
+                shard: k,
+                records: Vec::with_capacity(BATCH_ROWS),
+                len: 0,
+            });
+            batch.shard = k;
+            batch.len = 0;
+            while batch.len < BATCH_ROWS {
+                if batch.records.len() == batch.len {
+                    batch.records.push(csv::ByteRecord::new());
+                }
+                if !reader.next_record(&mut batch.records[batch.len])? {
+                    break;
+                }
+                batch.len += 1;
+            }
+            rows += batch.len as u64;
+            let last = batch.len < BATCH_ROWS;
+            if batch.len > 0 && batches.send(batch).is_err() {
+                return Ok(());
+            }
+            if last {
+                break;
+            }
+        }
+        let digest = reader.finish()?;
+        if let Some(what) = shard_mismatch(shard, rows, &digest) {
+            bail!("{}: {what} (run `sudoku-factory verify`)", path.display());
+        }
+    }
+    Ok(())
+}
+
+/// Why one row could not be written: the row is bad (named by shard and line), or
+/// the output failed.
+pub(super) enum RowFailure {
+    Bad(ExportError),
+    Write(anyhow::Error),
+}
+
+impl From<ExportError> for RowFailure {
+    fn from(e: ExportError) -> Self {
+        RowFailure::Bad(e)
+    }
+}
+
+/// The writer's side of the stream: batches in, kept rows out to a format.
+pub(super) struct Rows<'a> {
+    batches: &'a mpsc::Receiver<Batch>,
+    recycle: &'a mpsc::Sender<Batch>,
+    paths: &'a [PathBuf],
+    pub(super) schema: &'a Schema,
+    pub(super) filter: &'a mut Filter,
+    on_rows: &'a dyn Fn(u64),
+}
+
+impl Rows<'_> {
+    /// Runs `per_row` on every row the filter keeps, in bank order.
+    pub(super) fn each(
+        &mut self,
+        mut per_row: impl FnMut(&csv::ByteRecord) -> Result<(), RowFailure>,
+    ) -> anyhow::Result<()> {
+        while let Ok(batch) = self.batches.recv() {
+            for record in &batch.records[..batch.len] {
+                if !self.filter.keep(self.schema, record) {
+                    continue;
+                }
+                match per_row(record) {
+                    Ok(()) => {}
+                    Err(RowFailure::Write(e)) => return Err(e),
+                    Err(RowFailure::Bad(e)) => {
+                        let line = record.position().map_or(0, |p| p.line());
+                        bail!("{}, line {line}: {e}", self.paths[batch.shard].display());
+                    }
+                }
+            }
+            (self.on_rows)(batch.len as u64);
+            let _ = self.recycle.send(batch);
+            if self.filter.full() {
+                break;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl Destination<'_> {
+    /// What error messages call it: the file being written.
+    fn writing(&self) -> String {
+        match self {
+            Destination::File(file) => format!("writing {}", file.tmp().display()),
+            Destination::Stream { name, .. } => format!("writing to {name}"),
+        }
+    }
+}
+
+/// The writer of a streamed format (written in chunks of [`WRITE_CHUNK`] or more, so
+/// one dynamic call per chunk), and what errors call it.
+fn stream_writer<'a>(to: Destination<'a>) -> anyhow::Result<(Box<dyn Write + 'a>, String)> {
+    let writing = to.writing();
+    Ok(match to {
+        Destination::File(file) => (Box::new(WriteBack::new(file.create()?)), writing),
+        Destination::Stream { writer, .. } => (writer, writing),
+    })
+}
+
+/// A failure to write, said with what was being written.
+fn write_error(writing: &str, e: impl Into<anyhow::Error>) -> RowFailure {
+    RowFailure::Write(e.into().context(writing.to_string()))
+}
+
+/// A text format encoded row by row into a reused buffer.
+enum Lines {
+    /// JSON Lines, with each column's `"name":` made once.
+    Json(Vec<Vec<u8>>),
+    /// `quizzes,solutions`.
+    Kaggle,
+}
+
+fn write_lines(to: Destination<'_>, rows: &mut Rows<'_>, lines: Lines) -> anyhow::Result<()> {
+    let (mut file, writing) = stream_writer(to)?;
+    let mut buf = Vec::with_capacity(2 * WRITE_CHUNK);
+    if let Lines::Kaggle = lines {
+        buf.extend_from_slice(b"quizzes,solutions\n");
+    }
+    let schema = rows.schema;
+    rows.each(|record| {
+        match &lines {
+            Lines::Json(keys) => schema.write_json(record, keys, &mut buf)?,
+            Lines::Kaggle => schema.write_kaggle(record, &mut buf)?,
+        }
+        if buf.len() >= WRITE_CHUNK {
+            file.write_all(&buf).map_err(|e| write_error(&writing, e))?;
+            buf.clear();
+        }
+        Ok(())
+    })?;
+    file.write_all(&buf)
+        .and_then(|()| file.flush())
+        .with_context(|| writing.clone())
+}
+
+/// The plain or zstd-compressed output of `--format csv`.
+enum CsvOut<'a> {
+    Plain(BufWriter<Box<dyn Write + 'a>>),
+    Zstd(zstd::Encoder<'static, BufWriter<Box<dyn Write + 'a>>>),
+}
+
+impl Write for CsvOut<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        match self {
+            CsvOut::Plain(w) => w.write(buf),
+            CsvOut::Zstd(w) => w.write(buf),
+        }
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        match self {
+            CsvOut::Plain(w) => w.flush(),
+            CsvOut::Zstd(w) => w.flush(),
+        }
+    }
+}
+
+fn write_csv(
+    to: Destination<'_>,
+    rows: &mut Rows<'_>,
+    header: &csv::ByteRecord,
+    zstd: bool,
+) -> anyhow::Result<()> {
+    let (file, writing) = stream_writer(to)?;
+    let file = BufWriter::with_capacity(1 << 20, file);
+    let out = if zstd {
+        // The shards' default level: on these rows, mostly random digits, the
+        // fastest level is also smaller than the levels up to 9.
+        CsvOut::Zstd(zstd::Encoder::new(file, DEFAULT_ZSTD_LEVEL).context("starting zstd")?)
+    } else {
+        CsvOut::Plain(file)
+    };
+    let mut csv = csv::WriterBuilder::new()
+        .buffer_capacity(WRITE_CHUNK)
+        .from_writer(out);
+    csv.write_byte_record(header)
+        .with_context(|| writing.clone())?;
+    let schema = rows.schema;
+    rows.each(|record| {
+        schema.check(record)?;
+        csv.write_byte_record(record)
+            .map_err(|e| write_error(&writing, e))
+    })?;
+    let finished = csv
+        .into_inner()
+        .map_err(|e| e.into_error())
+        .and_then(|out| match out {
+            CsvOut::Plain(w) => Ok(w),
+            CsvOut::Zstd(w) => w.finish(),
+        })
+        .and_then(|w| w.into_inner().map_err(|e| e.into_error()))
+        .and_then(|mut sink| sink.flush());
+    finished.with_context(|| writing)
+}
