@@ -262,26 +262,33 @@ impl Params {
     }
 
     /// The same seed population: equal params but for what only the expansion and
-    /// the split use (`workers`, `worker`, `shard_rows`, `zstd_level`, `seeds`). `None`
-    /// when equal, else the name of a field that differs.
-    pub fn seed_difference(&self, other: &Params) -> Option<&'static str> {
-        let (a, b) = (self, other);
-        let fields: [(&'static str, bool); 12] = [
-            ("size", a.size == b.size),
-            ("count", a.count == b.count),
-            ("seed", a.seed == b.seed),
-            ("variants", a.variants == b.variants),
-            ("fill", a.fill == b.fill),
-            ("carve", a.carve == b.carve),
-            ("symmetry", a.symmetry == b.symmetry),
-            ("bands", a.bands == b.bands),
-            ("difficulty", a.difficulty == b.difficulty),
-            ("grade", a.grade == b.grade),
-            ("max_attempts", a.max_attempts == b.max_attempts),
-            ("seed_batch", a.seed_batch == b.seed_batch),
-        ];
-        fields.iter().find(|(_, same)| !same).map(|(name, _)| *name)
+    /// the split use ([`Params::EXPANSION_ONLY`]). `None` when equal, else the name of
+    /// a field that differs (the first in the manifest's order). A field added to
+    /// `Params` counts here unless it is named there.
+    pub fn seed_difference(&self, other: &Params) -> Option<String> {
+        let fields = |p: &Params| match serde_json::to_value(p) {
+            Ok(serde_json::Value::Object(map)) => map,
+            _ => unreachable!("Params serialises to a JSON object"),
+        };
+        let (a, b) = (fields(self), fields(other));
+        a.keys()
+            .chain(b.keys())
+            .filter(|k| !Self::EXPANSION_ONLY.contains(&k.as_str()))
+            .find(|&k| a.get(k) != b.get(k))
+            .cloned()
     }
+
+    /// The fields a staged run's stage 2 may choose for itself: its split, shards and
+    /// compression, where it read the seeds from, and what only a merge records.
+    pub const EXPANSION_ONLY: [&'static str; 7] = [
+        "workers",
+        "worker",
+        "shard_rows",
+        "zstd_level",
+        "seeds",
+        "merge",
+        "rating",
+    ];
 }
 
 /// `params.merge` of a merged bank.
@@ -587,7 +594,7 @@ mod tests {
             seed: Some(10),
             ..worker.clone()
         };
-        assert_eq!(worker.seed_difference(&other_seed), Some("seed"));
+        assert_eq!(worker.seed_difference(&other_seed).as_deref(), Some("seed"));
     }
 
     #[test]

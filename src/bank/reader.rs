@@ -1113,7 +1113,7 @@ impl SeedFiles {
                 return Err(other("the sudoku-factory version"));
             }
             if let Some(field) = m.params.seed_difference(expect) {
-                return Err(other(field));
+                return Err(other(&field));
             }
             if m.n_seeds != n_seeds {
                 return Err(other("the number of seeds"));
