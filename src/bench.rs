@@ -1031,12 +1031,17 @@ mod tests {
         assert!(r.puzzles >= 1);
     }
 
+    /// The rows of the template fill with every carve, `n` puzzles each.
+    fn template_with_every_carve(n: u64) -> Vec<BenchRow> {
+        run::<Nine>(
+            &config(vec![Fill::Template], Carve::ALL.to_vec(), n),
+            |_| {},
+        )
+    }
+
     #[test]
     fn renderers_show_every_row() {
-        let rows = run::<Nine>(
-            &config(vec![Fill::Template], Carve::ALL.to_vec(), 3),
-            |_| {},
-        );
+        let rows = template_with_every_carve(3);
         let table = render_table(&rows);
         assert_eq!(table.lines().count(), 1 + rows.len());
         assert!(table.lines().all(|l| !l.ends_with(' ')));
@@ -1056,10 +1061,7 @@ mod tests {
     #[test]
     fn every_bar_label_fits_on_the_canvas() {
         // Regression (issue #11): the last rotated label ran past the right edge.
-        let rows = run::<Nine>(
-            &config(vec![Fill::Template], Carve::ALL.to_vec(), 2),
-            |_| {},
-        );
+        let rows = template_with_every_carve(2);
         let svg = render_svg(&rows);
         let header = svg.lines().next().unwrap();
         let (width, height) = (attr(header, "width"), attr(header, "height"));

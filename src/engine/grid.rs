@@ -644,6 +644,14 @@ mod tests {
         }
     }
 
+    /// A line of `len` blank cells but for two givens, each (cell, symbol).
+    fn two_givens(len: usize, a: (usize, u8), b: (usize, u8)) -> String {
+        let mut line = vec![b'.'; len];
+        line[a.0] = a.1;
+        line[b.0] = b.1;
+        String::from_utf8(line).expect("ASCII")
+    }
+
     #[test]
     fn a_repeated_symbol_is_refused_naming_its_unit_and_columns() {
         let row = format!("  5..5{}", ".".repeat(77));
@@ -651,10 +659,7 @@ mod tests {
             board(&row, Size::Nine).unwrap_err().to_string(),
             "line 7, columns 3 and 6: '5' repeats in row 1"
         );
-        let mut col = vec![b'.'; 81];
-        col[4] = b'8';
-        col[76] = b'8';
-        let col = String::from_utf8(col).unwrap();
+        let col = two_givens(81, (4, b'8'), (76, b'8'));
         assert!(matches!(
             board(&col, Size::Nine),
             Err(ParseError::Repeated {
@@ -665,10 +670,7 @@ mod tests {
             })
         ));
         // Cells 0 and 10 (rows 1 and 2) share only box 1.
-        let mut bx = vec![b'.'; 81];
-        bx[0] = b'3';
-        bx[10] = b'3';
-        let bx = String::from_utf8(bx).unwrap();
+        let bx = two_givens(81, (0, b'3'), (10, b'3'));
         assert!(matches!(
             board(&bx, Size::Nine),
             Err(ParseError::Repeated {
@@ -678,10 +680,7 @@ mod tests {
             })
         ));
         // 16x16: box 4 is the top-right one; lowercase 'g' is G = 16.
-        let mut big = vec![b'.'; 256];
-        big[12] = b'g';
-        big[16 + 15] = b'G';
-        let big = String::from_utf8(big).unwrap();
+        let big = two_givens(256, (12, b'g'), (16 + 15, b'G'));
         assert!(matches!(
             board(&big, Size::Sixteen),
             Err(ParseError::Repeated {

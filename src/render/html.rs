@@ -227,31 +227,35 @@ fn text(cells: &[u8]) -> String {
 
 /// Text made safe between tags and inside attribute values.
 fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for ch in text.chars() {
-        match ch {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            _ => out.push(ch),
-        }
-    }
-    out
+    replace_chars(text, |ch| match ch {
+        '&' => Some("&amp;"),
+        '<' => Some("&lt;"),
+        '>' => Some("&gt;"),
+        '"' => Some("&quot;"),
+        '\'' => Some("&#39;"),
+        _ => None,
+    })
 }
 
 /// JSON made safe inside a `<script>` element: `<`, `>` and `&` only occur inside
 /// JSON strings, where `\u003c` etc. mean the same character, so the document parses
 /// to the same value while `</script>` and `<!--` can no longer appear in it.
 fn escape_script_json(json: &str) -> String {
-    let mut out = String::with_capacity(json.len());
-    for ch in json.chars() {
-        match ch {
-            '<' => out.push_str("\\u003c"),
-            '>' => out.push_str("\\u003e"),
-            '&' => out.push_str("\\u0026"),
-            _ => out.push(ch),
+    replace_chars(json, |ch| match ch {
+        '<' => Some("\\u003c"),
+        '>' => Some("\\u003e"),
+        '&' => Some("\\u0026"),
+        _ => None,
+    })
+}
+
+/// `text` with every character `with` names replaced by what it gives.
+fn replace_chars(text: &str, with: impl Fn(char) -> Option<&'static str>) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match with(ch) {
+            Some(replacement) => out.push_str(replacement),
+            None => out.push(ch),
         }
     }
     out
@@ -320,25 +324,27 @@ mod tests {
         (givens, solution.to_vec())
     }
 
+    /// Puzzle `number` of `band`, without a rating.
+    fn unrated<'a>(number: usize, band: &'a str, puzzle: &'a (Vec<u8>, Vec<u8>)) -> PlayPuzzle<'a> {
+        PlayPuzzle {
+            number,
+            band,
+            rating: None,
+            technique: None,
+            givens: &puzzle.0,
+            solution: &puzzle.1,
+        }
+    }
+
     fn page(title: &str, band: &str) -> String {
-        let (givens, solution) = nine();
+        let puzzle = nine();
         let puzzles = [
             PlayPuzzle {
-                number: 7,
-                band,
                 rating: Some("2.3"),
                 technique: Some("naked-single"),
-                givens: &givens,
-                solution: &solution,
+                ..unrated(7, band, &puzzle)
             },
-            PlayPuzzle {
-                number: 8,
-                band: "hard",
-                rating: None,
-                technique: None,
-                givens: &givens,
-                solution: &solution,
-            },
+            unrated(8, "hard", &puzzle),
         ];
         play_page(Size::Nine, title, &puzzles).expect("valid puzzles")
     }
@@ -365,15 +371,8 @@ mod tests {
     #[test]
     fn the_page_names_no_web_address() {
         for size in Size::ALL {
-            let (givens, solution) = pattern_puzzle(size);
-            let puzzle = PlayPuzzle {
-                number: 1,
-                band: "easy",
-                rating: None,
-                technique: None,
-                givens: &givens,
-                solution: &solution,
-            };
+            let puzzle = pattern_puzzle(size);
+            let puzzle = unrated(1, "easy", &puzzle);
             let html = play_page(size, "t", &[puzzle]).expect("valid puzzle");
             assert!(
                 !html.to_ascii_lowercase().contains("http"),
@@ -433,15 +432,9 @@ mod tests {
     #[test]
     fn every_size_makes_a_page() {
         for size in Size::ALL {
-            let (givens, solution) = pattern_puzzle(size);
-            let puzzle = PlayPuzzle {
-                number: 3,
-                band: "medium",
-                rating: None,
-                technique: None,
-                givens: &givens,
-                solution: &solution,
-            };
+            let grids = pattern_puzzle(size);
+            let (givens, solution) = &grids;
+            let puzzle = unrated(3, "medium", &grids);
             let html = play_page(size, &format!("{size} book"), &[puzzle]).expect("valid");
             assert!(html.starts_with("<!DOCTYPE html>"), "{size}");
             assert!(html.trim_end().ends_with("</html>"), "{size}");
@@ -453,10 +446,10 @@ mod tests {
                 Some(size.side()),
                 "{size}"
             );
-            assert_eq!(data["puzzles"][0]["givens"], text(&givens), "{size}");
+            assert_eq!(data["puzzles"][0]["givens"], text(givens), "{size}");
             assert_eq!(
                 cells(size, data["puzzles"][0]["solution"].as_str().expect("text")),
-                solution,
+                *solution,
                 "{size}: the solution reads back"
             );
         }
@@ -464,15 +457,9 @@ mod tests {
 
     #[test]
     fn puzzles_the_page_could_not_play_are_refused() {
-        let (givens, solution) = nine();
-        let good = PlayPuzzle {
-            number: 5,
-            band: "easy",
-            rating: None,
-            technique: None,
-            givens: &givens,
-            solution: &solution,
-        };
+        let puzzle = nine();
+        let (givens, solution) = &puzzle;
+        let good = unrated(5, "easy", &puzzle);
         assert_eq!(
             play_page(Size::Nine, "t", &[]),
             Err(PlayPageError::NoPuzzles)

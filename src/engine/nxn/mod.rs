@@ -261,6 +261,20 @@ pub fn solves<S: Shape>(puzzle: &[u8], grid: &[u8]) -> bool {
         && puzzle.iter().zip(grid).all(|(&p, &g)| p == 0 || p == g)
 }
 
+/// Runs the generic test function `$check` on every shape: 4×4, 9×9, 16×16, 25×25.
+#[cfg(test)]
+macro_rules! on_every_shape {
+    ($check:ident) => {{
+        use $crate::engine::nxn::{Box2, Box3, Box4, Box5};
+        $check::<Box2>();
+        $check::<Box3>();
+        $check::<Box4>();
+        $check::<Box5>();
+    }};
+}
+#[cfg(test)]
+pub(crate) use on_every_shape;
+
 /// The pattern grid value(r, c) = ((r mod b)·b + r div b + c) mod N + 1: a valid
 /// grid for every box side (and a very symmetric one), for tests.
 #[cfg(test)]
@@ -294,10 +308,7 @@ mod tests {
 
     #[test]
     fn every_shape_has_consistent_geometry() {
-        geometry_is_a_partition::<Box2>();
-        geometry_is_a_partition::<Box3>();
-        geometry_is_a_partition::<Box4>();
-        geometry_is_a_partition::<Box5>();
+        on_every_shape!(geometry_is_a_partition);
     }
 
     #[test]

@@ -562,7 +562,9 @@ impl<S: Shape> Transform<S> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{is_consistent, n_clues, pattern_grid, Box2, Box3, Box4, Box5};
+    use super::super::{
+        is_consistent, n_clues, on_every_shape, pattern_grid, Box2, Box3, Box4, Box5,
+    };
     use super::*;
     use rand::SeedableRng;
     use rand_pcg::Pcg64;
@@ -607,10 +609,7 @@ mod tests {
 
     #[test]
     fn variants_of_a_symmetric_puzzle_keep_its_symmetry_on_every_size() {
-        variants_keep_symmetry::<Box2>();
-        variants_keep_symmetry::<Box3>();
-        variants_keep_symmetry::<Box4>();
-        variants_keep_symmetry::<Box5>();
+        on_every_shape!(variants_keep_symmetry);
     }
 
     #[test]
@@ -741,10 +740,7 @@ mod tests {
 
     #[test]
     fn named_elements_match_coordinates() {
-        named_elements::<Box2>();
-        named_elements::<Box3>();
-        named_elements::<Box4>();
-        named_elements::<Box5>();
+        on_every_shape!(named_elements);
     }
 
     #[test]

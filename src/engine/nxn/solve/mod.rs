@@ -922,7 +922,7 @@ pub(crate) fn first_solution<S: Shape>(cells: &[u8]) -> Option<S::Cells> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::{Box2, Box3, Box4, Box5};
+    use super::super::{on_every_shape, Box2, Box3, Box4};
     use super::*;
     use rand::seq::SliceRandom;
     use rand::{Rng, SeedableRng};
@@ -1097,9 +1097,6 @@ mod tests {
             blocked.as_mut()[S::N * S::B] = S::N as u8;
             assert_eq!(solve::<S>(blocked.as_ref()), Verdict::NoSolution);
         }
-        check::<Box2>();
-        check::<Box3>();
-        check::<Box4>();
-        check::<Box5>();
+        on_every_shape!(check);
     }
 }
