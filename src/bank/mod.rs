@@ -21,8 +21,10 @@
 //! * [`merge`] — combining banks of one size: dedup, a cap per canonical form, fresh
 //!   ids, within a memory budget.
 //! * [`stats`] — summaries of a bank and their SVG chart, rendered in memory.
-//! * [`export`] — `export`'s formats without I/O: the schema read from a header, the
-//!   row filter, the SQLite table and statements, the JSON Lines and Kaggle encoders.
+//! * [`export`] — `export`: the formats (the schema read from a header, the row
+//!   filter, the SQLite table and statements, the JSON Lines and Kaggle encoders),
+//!   the stream that reads the shards on a thread and writes the rows
+//!   ([`export::stream`], [`export::export`]), and the SQLite loader.
 
 pub mod export;
 pub mod format;

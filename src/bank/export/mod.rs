@@ -2,8 +2,8 @@
 //! [`Schema`] read from a shard's header (every column the bank has, typed by name),
 //! the row filter ([`Filter`]: bands, one row per canonical form, a limit), the SQLite
 //! table and its statements, and the JSON Lines and `quizzes,solutions` row encoders.
-//! No I/O here: [`stream`] reads the shards and writes the streamed formats, and
-//! [`sqlite`] loads the database; this module only says what goes into them.
+//! The formats do no I/O: [`stream`] reads the shards and writes the streamed formats, and
+//! `sqlite` loads the database; the formats only say what goes into them.
 //!
 //! Columns are found by header name (DESIGN.md: more may be added at the end), so a
 //! column this version does not know — `rating` and `technique` before they existed,
