@@ -233,10 +233,17 @@ impl Params {
         self.grade.as_deref().unwrap_or("clues")
     }
 
+    /// The scale the bank's bands grade by, parsed: what `grade` names, clues when
+    /// it is absent; the error says which name this build does not know.
+    pub fn scale(&self) -> Result<Scale, String> {
+        let name = self.grade_scale();
+        Scale::from_name(name).ok_or_else(|| format!("grade: unknown scale {name:?}"))
+    }
+
     /// The bank's band table, read on its scale; `None` when it records none (a
     /// merge of different tables) or one this build cannot read.
     pub fn band_table(&self, size: Size) -> Option<BandTable> {
-        let scale = Scale::from_name(self.grade_scale())?;
+        let scale = self.scale().ok()?;
         BandTable::parse_scaled(self.bands.as_deref()?, size, scale).ok()
     }
 
@@ -438,6 +445,15 @@ pub fn frame_layout(
 #[inline]
 pub fn canonical_key(canonical: &[u8]) -> u128 {
     twox_hash::XxHash3_128::oneshot(canonical)
+}
+
+/// The key of a canonical form given as cells (0 = empty): [`canonical_key`] of its
+/// text with `0` for empty, so it matches the key of the bank's `canonical` column
+/// (`render`'s `--exclude` and one-per-class rule compare them).
+pub fn class_key<B: Board>(canonical: &B::Cells) -> u128 {
+    let mut text = B::empty();
+    B::format_zeros_into(canonical, text.as_mut());
+    canonical_key(text.as_ref())
 }
 
 /// The first id of the seed batch that holds `id`: a resumed run regenerates from

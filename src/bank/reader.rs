@@ -74,6 +74,15 @@ pub enum BankError {
         expected: String,
         found: String,
     },
+    #[error("{path}: {error}")]
+    Row { path: PathBuf, error: RowError },
+    /// A shard read to the end that is not what the manifest lists.
+    #[error("{path}: {what} (run `sudoku-factory verify {dir}`)")]
+    Mismatch {
+        path: PathBuf,
+        dir: PathBuf,
+        what: String,
+    },
 }
 
 fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) -> BankError + 'a {
@@ -254,6 +263,41 @@ pub fn shard_mismatch(shard: &ShardRecord, rows: u64, digest: &Digest) -> Option
     } else {
         None
     }
+}
+
+/// Reads every row of the complete bank `dir` (boards of `size`, cells `C`, `empty`
+/// the empty board) in order, checking each shard's header, and its row count, size
+/// and XXH3 against `manifest` once read; a malformed row stops the read, named.
+pub fn for_each_row<C: Copy + AsMut<[u8]>>(
+    dir: &Path,
+    manifest: &Manifest,
+    size: Size,
+    empty: C,
+    mut per_row: impl FnMut(Row<C>),
+) -> Result<(), BankError> {
+    for shard in &manifest.shards {
+        let path = dir.join(&shard.file);
+        let mut reader = ShardReader::open(&path)?;
+        reader.read_header()?;
+        let mut rows = 0u64;
+        while let Some(row) = reader.next_row_of(size, empty) {
+            let row = row?.map_err(|error| BankError::Row {
+                path: path.clone(),
+                error,
+            })?;
+            rows += 1;
+            per_row(row);
+        }
+        let digest = reader.finish()?;
+        if let Some(what) = shard_mismatch(shard, rows, &digest) {
+            return Err(BankError::Mismatch {
+                path,
+                dir: dir.to_path_buf(),
+                what,
+            });
+        }
+    }
+    Ok(())
 }
 
 /// Reads and parses `DIR/manifest.json`. Every listed shard must be a plain file name

@@ -11,7 +11,7 @@ use std::fmt;
 
 use crate::bank::format::{Manifest, ShardRecord};
 use crate::bank::{Digest, Row};
-use crate::engine::bands::{BandTable, Scale};
+use crate::engine::bands::BandTable;
 use crate::engine::board::{Board, Rating};
 
 /// One thing wrong with the bank; its `Display` is the sentence a report prints.
@@ -290,18 +290,12 @@ pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Optio
             return None;
         }
     };
-    let scale = match manifest.params.grade.as_deref() {
-        None => Scale::Clues,
-        Some(name) => match Scale::from_name(name) {
-            Some(scale) => scale,
-            None => {
-                findings.push(Finding::file(
-                    here,
-                    Defect::BadParams(format!("grade: unknown scale {name:?}")),
-                ));
-                return None;
-            }
-        },
+    let scale = match manifest.params.scale() {
+        Ok(scale) => scale,
+        Err(e) => {
+            findings.push(Finding::file(here, Defect::BadParams(e)));
+            return None;
+        }
     };
     match manifest.params.bands.as_deref() {
         Some(spec) => match BandTable::parse_scaled(spec, size, scale) {

@@ -21,8 +21,8 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context};
 use rayon::prelude::*;
 
-use crate::bank::format::canonical_key;
-use crate::bank::{self, format::Manifest, ShardReader};
+use crate::bank::format::class_key;
+use crate::bank::{self, format::Manifest};
 use crate::cli::RenderArgs;
 use crate::engine::bands::BandTable;
 use crate::engine::board::{Board, Verdict};
@@ -37,7 +37,7 @@ use crate::util::text::counted;
 use crate::with_board;
 
 use super::{board_error, open_input, Outcome};
-use crate::bank::reader::{check_bands, check_complete, refuse_bank_file, shard_mismatch};
+use crate::bank::reader::{check_bands, check_complete, for_each_row, refuse_bank_file};
 use crate::util::output::{parent_of, refuse_existing, refuse_special, sync_dir, write_file};
 
 /// Where the puzzles come from.
@@ -364,43 +364,6 @@ fn infer_size(lines: &[(usize, Vec<u8>)], name: &str) -> anyhow::Result<Size> {
         })
 }
 
-/// The key of a canonical form (cells, 0 = empty), as `--exclude` and the one-per-class
-/// rule compare them: the hash of its text with `0` for empty.
-fn class_key<B: Board>(canonical: &B::Cells) -> u128 {
-    let mut text = B::empty();
-    B::format_zeros_into(canonical, text.as_mut());
-    canonical_key(text.as_ref())
-}
-
-/// Reads every row of a complete bank, checking each shard's header, row count, size
-/// and XXH3 against the manifest; a malformed row is an error naming it.
-fn each_bank_row<B: Board>(
-    dir: &Path,
-    manifest: &Manifest,
-    mut per_row: impl FnMut(bank::Row<B::Cells>),
-) -> anyhow::Result<()> {
-    for shard in &manifest.shards {
-        let path = dir.join(&shard.file);
-        let mut reader = ShardReader::open(&path)?;
-        reader.read_header()?;
-        let mut rows = 0u64;
-        while let Some(row) = reader.next_row_of(B::SIZE, B::empty()) {
-            let row = row?.map_err(|e| anyhow!("{}: {e}", path.display()))?;
-            rows += 1;
-            per_row(row);
-        }
-        let digest = reader.finish()?;
-        if let Some(what) = shard_mismatch(shard, rows, &digest) {
-            bail!(
-                "{}: {what} (run `sudoku-factory verify {}`)",
-                path.display(),
-                dir.display()
-            );
-        }
-    }
-    Ok(())
-}
-
 /// Reads the input and the exclusions and makes the selection.
 fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puzzle>> {
     let exclude = read_exclusions::<B>(&args.exclude)?;
@@ -428,7 +391,7 @@ fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puz
     });
     match source {
         Source::Bank { dir, manifest } => {
-            each_bank_row::<B>(&dir, &manifest, |row| {
+            for_each_row(&dir, &manifest, B::SIZE, B::empty(), |row| {
                 let class = class_key::<B>(
                     &row.canonical
                         .unwrap_or_else(|| B::canonical_form(&row.puzzle)),
@@ -520,7 +483,7 @@ fn read_exclusions<B: Board>(paths: &[PathBuf]) -> anyhow::Result<std::collectio
                 );
             }
             check_complete(path, &manifest)?;
-            each_bank_row::<B>(path, &manifest, |row| {
+            for_each_row(path, &manifest, B::SIZE, B::empty(), |row| {
                 classes.insert(class_key::<B>(
                     &row.canonical
                         .unwrap_or_else(|| B::canonical_form(&row.puzzle)),

@@ -121,12 +121,9 @@ impl Job {
         let size = p
             .board_size()
             .map_err(|e| PlanError::Manifest(format!("{label}: params.{e}")))?;
-        let scale = match p.grade.as_deref() {
-            None => Scale::Clues,
-            Some(name) => Scale::from_name(name).ok_or_else(|| {
-                PlanError::Manifest(format!("{label}: unknown params.grade {name:?}"))
-            })?,
-        };
+        let scale = p
+            .scale()
+            .map_err(|e| PlanError::Manifest(format!("{label}: params.{e}")))?;
         let bands = BandTable::parse_scaled(&text(&p.bands, "bands")?, size, scale)
             .map_err(|e| bad(format!("{label}: params.bands"))(&e))?;
         let selected = bands
