@@ -32,8 +32,14 @@ use crate::util::signals::{creating, remove_on_signal, OnSignal};
 /// Why the sink refused or failed.
 #[derive(Debug, thiserror::Error)]
 pub enum SinkError {
-    #[error("{0} already holds a bank (found {1}); pass --force to replace it")]
-    Occupied(PathBuf, String),
+    #[error("{}", occupied_message(dir, found, unfinished.as_deref()))]
+    Occupied {
+        dir: PathBuf,
+        /// The first bank file found there.
+        found: String,
+        /// How to finish the bank there, when its manifest says it is unfinished.
+        unfinished: Option<String>,
+    },
     #[error("{0} exists and is not a directory; a bank is a directory")]
     NotADirectory(PathBuf),
     #[error("{dir} holds {file}, seed files of a stage-1 split into {workers} workers; stage 2 reads one split: give this one another --out, or remove those files")]
@@ -310,6 +316,34 @@ pub fn remove_dir_if_empty(dir: &Path) {
     let _ = fs::remove_dir(dir);
 }
 
+/// The refusal of `dir`, which holds the bank file `found`; it says how to finish the
+/// bank when its manifest says it is unfinished (regression: it said only "pass
+/// --force", which throws an interrupted run away).
+fn occupied(dir: &Path, found: String) -> SinkError {
+    let unfinished = crate::bank::reader::read_manifest(dir)
+        .ok()
+        .filter(|m| !m.complete)
+        .map(|m| m.finish_hint(dir));
+    SinkError::Occupied {
+        dir: dir.to_path_buf(),
+        found,
+        unfinished,
+    }
+}
+
+fn occupied_message(dir: &Path, found: &str, unfinished: Option<&str>) -> String {
+    match unfinished {
+        Some(hint) => format!(
+            "{} holds an unfinished bank (its {MANIFEST} says complete: false): {hint}, or pass --force to replace it",
+            dir.display()
+        ),
+        None => format!(
+            "{} already holds a bank (found {found}); pass --force to replace it",
+            dir.display()
+        ),
+    }
+}
+
 /// Refuses `dir` if it already holds bank files, unless `force`; writes nothing.
 /// For commands that must fail before a long computation rather than after it
 /// (`merge`); [`BankWriter::create`] still checks again and clears the old files.
@@ -321,7 +355,7 @@ pub fn refuse_occupied(dir: &Path, force: bool) -> Result<(), SinkError> {
         return Ok(());
     }
     match bank_files(dir)?.into_iter().next() {
-        Some(name) => Err(SinkError::Occupied(dir.to_path_buf(), name)),
+        Some(name) => Err(occupied(dir, name)),
         None => Ok(()),
     }
 }
@@ -366,7 +400,7 @@ impl BankWriter {
         let found = bank_files(dir)?;
         if !found.is_empty() {
             if !config.force {
-                return Err(SinkError::Occupied(dir.clone(), found[0].clone()));
+                return Err(occupied(dir, found[0].clone()));
             }
             for name in &found {
                 let path = dir.join(name);
@@ -610,10 +644,11 @@ impl SeedFileWriter {
             if path.exists() {
                 if !force {
                     let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
-                    return Err(SinkError::Occupied(
-                        dir.to_path_buf(),
-                        name.unwrap_or_default(),
-                    ));
+                    return Err(SinkError::Occupied {
+                        dir: dir.to_path_buf(),
+                        found: name.unwrap_or_default(),
+                        unfinished: None,
+                    });
                 }
                 fs::remove_file(path).map_err(io_err("removing old seed file", path))?;
             }

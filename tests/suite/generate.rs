@@ -3,7 +3,7 @@
 
 use crate::common;
 
-use common::{factory, generate, listing, read_bank};
+use common::{factory, fails_naming, generate, listing, read_bank};
 use predicates::prelude::*;
 use sudoku::Sudoku;
 
@@ -160,6 +160,27 @@ fn an_occupied_out_is_refused_unless_forced() {
         std::fs::read(out.join("bank-00000.csv.zst")).unwrap(),
         before
     );
+}
+
+#[test]
+fn an_unfinished_out_is_refused_pointing_to_resume() {
+    // Regression: generating into an interrupted bank said only "pass --force", which
+    // throws the finished shards away; `--resume` finishes it.
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    generate(&out).count(50).seed(1).bank();
+    let manifest = out.join("manifest.json");
+    let unfinished = std::fs::read_to_string(&manifest)
+        .unwrap()
+        .replace("\"complete\": true", "\"complete\": false");
+    std::fs::write(&manifest, &unfinished).unwrap();
+    let stderr = fails_naming(
+        generate(&out).count(50).seed(1).cmd(),
+        &["holds an unfinished bank", "generate --resume", "--force"],
+    );
+    assert!(!stderr.contains("already holds a bank"), "{stderr}");
+    // Refused before anything is touched.
+    assert_eq!(std::fs::read_to_string(&manifest).unwrap(), unfinished);
 }
 
 #[test]
