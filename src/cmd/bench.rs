@@ -4,7 +4,6 @@
 //! write `OUT/bench.csv`, `OUT/bench.json` and `OUT/bench.svg`. Progress (one line per
 //! finished row) goes to stderr.
 
-use std::fs;
 use std::time::Duration;
 
 use anyhow::{bail, Context};
@@ -101,7 +100,7 @@ pub fn run(args: &BenchArgs) -> anyhow::Result<Outcome> {
     }
     // Made once every option is checked and before the measurements, so that an OUT
     // that cannot be made (no permission, under a file) fails at once.
-    fs::create_dir_all(&args.out).with_context(|| format!("creating {}", args.out.display()))?;
+    output::create_output_dir(&args.out)?;
     let rows = pool.install(|| {
         crate::with_board!(args.size, B => bench::run::<B>(&config, |r| match &r.banded {
             None => say!(

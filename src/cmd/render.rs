@@ -38,7 +38,9 @@ use crate::with_board;
 
 use super::{board_error, open_input, Outcome};
 use crate::bank::reader::{check_bands, check_complete, for_each_row, refuse_bank_file};
-use crate::util::output::{parent_of, refuse_existing, refuse_special, sync_dir, write_file};
+use crate::util::output::{
+    create_output_dir, parent_of, refuse_existing, refuse_special, sync_dir, write_file,
+};
 
 /// Where the puzzles come from.
 enum Source {
@@ -561,7 +563,7 @@ fn image_jobs(args: &RenderArgs, puzzles: &[Puzzle]) -> anyhow::Result<Vec<Image
         }
     }
     for dir in [&args.svg, &args.png].into_iter().flatten() {
-        fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+        create_output_dir(dir)?;
     }
     Ok(jobs)
 }

@@ -106,6 +106,18 @@ pub fn refuse_missing_dir(to: &Path) -> Result<(), OutputError> {
     })
 }
 
+/// Makes `dir`, a directory the user named for a command's files (`render --svg`,
+/// `bench --out`), unless it is there: its parent must exist, as every other output's
+/// directory must (regression: `render --svg nodir/svgs` created `nodir` too).
+pub fn create_output_dir(dir: &Path) -> Result<(), OutputError> {
+    if dir.is_dir() {
+        return Ok(());
+    }
+    refuse_missing_dir(dir)?;
+    // A file in the way fails here, named ("creating DIR: File exists").
+    creating(|| fs::create_dir(dir)).map_err(io_error("creating", dir))
+}
+
 /// The hidden temporary name beside `dest` that a file is written under before its
 /// rename (`.NAME.tmp-PID`: same file system, so the rename is atomic).
 pub fn temp_name(dest: &Path) -> Result<PathBuf, OutputError> {

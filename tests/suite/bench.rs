@@ -131,7 +131,7 @@ fn bench_refuses_bad_budgets_and_outputs_before_measuring() {
         .timeout(std::time::Duration::from_secs(60))
         .assert()
         .code(2)
-        .stderr(predicates::str::contains("creating"));
+        .stderr(predicates::str::contains("afile is not a directory"));
     assert_eq!(
         std::fs::read_dir(dir.path()).unwrap().count(),
         1,

@@ -237,6 +237,25 @@ fn walk(dir: &Path) -> Vec<PathBuf> {
 }
 
 #[test]
+fn an_image_directory_needs_its_parent() {
+    // Regression: `--svg nodir/svgs` created `nodir` as well, where every other
+    // output refuses a directory that does not exist. The image directory itself is
+    // made when missing.
+    let dir = tempfile::tempdir().unwrap();
+    let nested = dir.path().join("nodir").join("svgs");
+    let mut cmd = render(bank(), &["--count", "2", "-q", "--svg"]);
+    cmd.arg(&nested);
+    common::fails_naming(cmd, &["nodir", "does not exist"]);
+    assert_eq!(listing(dir.path()), Vec::<String>::new());
+    let made = dir.path().join("svgs");
+    render(bank(), &["--count", "2", "-q", "--svg"])
+        .arg(&made)
+        .assert()
+        .success();
+    assert_eq!(listing(&made).len(), 4);
+}
+
+#[test]
 fn the_same_selection_gives_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let mut runs = Vec::new();
