@@ -420,8 +420,9 @@ pub struct ExportArgs {
     /// puzzles); holds 16 bytes per class in memory.
     #[arg(long)]
     pub one_per_class: bool,
-    /// At most N rows (after the other filters).
-    #[arg(long, value_name = "N")]
+    /// At most N rows (after the other filters); at least 1 (regression: `--limit 0`
+    /// wrote an empty file and succeeded).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     pub limit: Option<u64>,
     /// Compress the CSV with zstd (implied by a FILE ending in .csv.zst).
     #[arg(long)]

@@ -457,6 +457,16 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
 }
 
 #[test]
+fn a_limit_of_zero_is_refused_and_writes_nothing() {
+    // Regression: `--limit 0` wrote an empty file and exited 0.
+    let dir = tempfile::tempdir().unwrap();
+    let bank = small_bank(dir.path(), "bank");
+    let file = dir.path().join("none.jsonl");
+    common::fails_naming(export(&bank, &file, &["--limit", "0"]), &["--limit", "0"]);
+    assert!(!file.exists());
+}
+
+#[test]
 fn filters_pick_bands_one_row_per_class_and_a_limit() {
     let dir = tempfile::tempdir().unwrap();
     let bank = small_bank(dir.path(), "bank");
