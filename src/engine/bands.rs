@@ -191,6 +191,12 @@ impl BandTable {
                     "an open top (LO+) is for rating bands (--grade rating); a clue band is LO-HI",
                 ));
             }
+            // Regression: `easy=1.5-2` said "LO is not a number".
+            if range.contains('.') {
+                return Err(malformed(
+                    "a decimal range is a rating band (--grade rating); a clue band is whole clue counts LO-HI",
+                ));
+            }
             let (lo, hi) = match range.split_once('-') {
                 Some((lo, hi)) => (lo.trim(), hi.trim()),
                 None => (range.trim(), range.trim()),
@@ -521,6 +527,7 @@ mod tests {
         // a non-ASCII name was refused as not "letters", and rating tables' errors
         // gave a clue table's example.
         assert!(err("a=30+").contains("an open top (LO+) is for rating bands"));
+        assert!(err("easy=1.5-2").contains("a decimal range is a rating band (--grade rating)"));
         assert!(err("\u{e9}=30-35").contains("ASCII letters"));
         let rating = BandTable::parse_rating("a=0.0-0.5")
             .unwrap_err()
