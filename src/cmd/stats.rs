@@ -21,7 +21,8 @@ use crate::util::text::counted;
 use crate::say;
 
 use super::{write_stdout, Outcome};
-use crate::bank::reader::refuse_bank_file;
+use crate::bank::format::ShardRecord;
+use crate::bank::reader::{refuse_bank_file, shard_mismatch};
 use crate::util::output::{refuse_existing, write_file};
 
 /// The directory the generator writes its HdrHistogram files to.
@@ -66,10 +67,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
         manifest
             .shards
             .par_iter()
-            .map(|record| {
-                let path = dir.join(&record.file);
-                crate::with_board!(size, B => read_shard::<B>(&path))
-            })
+            .map(|record| crate::with_board!(size, B => read_shard::<B>(dir, record)))
             .collect()
     });
     let mut total = BankStats::for_size(size);
@@ -98,25 +96,42 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     })
 }
 
-/// The counts of one shard, and what could not be read (malformed rows are
-/// skipped; `verify` is the command that judges them).
-fn read_shard<B: Board>(path: &Path) -> (BankStats, Vec<String>) {
+/// The counts of one shard, and what could not be read: malformed rows are skipped
+/// (`verify` is the command that judges them), and a shard that is not what the
+/// manifest lists (row count, size, XXH3) is named.
+fn read_shard<B: Board>(dir: &Path, record: &ShardRecord) -> (BankStats, Vec<String>) {
+    let path = &dir.join(&record.file);
     let mut stats = BankStats::for_size(B::SIZE);
     let mut problems = Vec::new();
     let mut reader = match ShardReader::open(path) {
         Ok(r) => r,
         Err(e) => return (stats, vec![e.to_string()]),
     };
-    let mut malformed = 0u64;
+    let (mut rows, mut malformed) = (0u64, 0u64);
     while let Some(item) = reader.next_row_of(B::SIZE, B::empty()) {
         match item {
             Ok(Ok(row)) => stats.add(&row),
             Ok(Err(_)) => malformed += 1,
             Err(e) => {
                 problems.push(e.to_string());
-                break;
+                return (stats, problems);
             }
         }
+        rows += 1;
+    }
+    // Regression: a shard rewritten with other rows (valid zstd, wrong checksum) was
+    // summarised without a word and `stats` exited 0.
+    match reader.finish() {
+        Ok(digest) => {
+            if let Some(what) = shard_mismatch(record, rows, &digest) {
+                problems.push(format!(
+                    "{}: {what}; these numbers include it (run `sudoku-factory verify {}`)",
+                    path.display(),
+                    dir.display()
+                ));
+            }
+        }
+        Err(e) => problems.push(e.to_string()),
     }
     if malformed > 0 {
         problems.push(format!(

@@ -301,3 +301,23 @@ fn rating_bands_keep_their_table_and_an_unfinished_bank_is_named() {
     assert!(stderr.contains("is incomplete"), "{stderr}");
     assert!(stderr.contains("20 rows in 1 shard so far"), "{stderr}");
 }
+
+#[test]
+fn a_shard_that_fails_its_checksum_is_named_and_exits_1() {
+    // Regression: a shard rewritten with other rows (valid zstd, a checksum the
+    // manifest does not list) was summarised without a word, exit 0.
+    let dir = tempfile::tempdir().unwrap();
+    let out = bank(dir.path());
+    let manifest = std::fs::read(out.join("manifest.json")).unwrap();
+    common::rewrite_shard(&out, "bank-00000.csv.zst", |lines| {
+        lines[1] = lines[1]
+            .replace(",easy,", ",hard,")
+            .replace(",medium,", ",hard,");
+    });
+    std::fs::write(out.join("manifest.json"), manifest).unwrap();
+    let run = factory().arg("stats").arg(&out).output().unwrap();
+    let stderr = common::stderr_of(&run);
+    assert_eq!(run.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("bank-00000.csv.zst"), "{stderr}");
+    assert!(stderr.contains("sudoku-factory verify"), "{stderr}");
+}
