@@ -10,9 +10,9 @@
 //! The book: puzzles in sections (one per band, each starting a new page, its name as
 //! the running head), `per_page` puzzles a page, each captioned with its number, band
 //! and rating; then the solutions, keyed by number, 6 or 12 a page; page numbers at
-//! the outside corners. Margins are mirrored: the inside one is the gutter that
-//! print-on-demand binding needs for the book's page count ([`gutter_inches`], KDP's
-//! published table), so the book is laid out, its pages counted, and laid out again
+//! the outside corners. Margins are mirrored: the inside one is the outside margin
+//! plus the gutter that print-on-demand binding needs for the book's page count
+//! ([`gutter_inches`], KDP's published table), so the book is laid out, its pages counted, and laid out again
 //! until the gutter matches the count.
 //!
 //! Grids: thin lines [`Style::thin`] (at least 0.75 pt), box lines and the border
@@ -196,14 +196,16 @@ impl BookConfig {
         self.legible(size, fonts, gutter_inches(0))
     }
 
-    fn legible(&self, size: Size, fonts: &Fonts, gutter: f32) -> Result<(), LayoutError> {
-        let digit = digit_size(self, fonts, gutter, size, self.per_page, false);
-        let min = min_digit(self.large_print, false);
-        if digit >= min {
-            return Ok(());
-        }
-        // The remedy: fewer puzzles a page, else a larger trim (and fewer).
-        let remedy = [self.trim, Trim::EightHalfByEleven, Trim::A4]
+    /// The nearest layout whose digits reach `min`: fewer puzzles a page, else a
+    /// larger trim (and fewer), with its digit size.
+    fn remedy(
+        &self,
+        size: Size,
+        fonts: &Fonts,
+        gutter: f32,
+        min: f32,
+    ) -> Option<(BookConfig, f32)> {
+        [self.trim, Trim::EightHalfByEleven, Trim::A4]
             .into_iter()
             .filter(|t| *t == self.trim || t.size().0 > self.trim.size().0)
             .flat_map(|trim| {
@@ -219,19 +221,47 @@ impl BookConfig {
             })
             .filter(|c| c != self)
             .map(|c| (c, digit_size(&c, fonts, gutter, size, c.per_page, false)))
-            .find(|&(_, digit)| digit >= min);
-        let remedy = match remedy {
-            Some((c, digit)) => {
-                let mut pass = Vec::new();
-                if c.trim != self.trim {
-                    pass.push(format!("--trim {}", c.trim.name()));
-                }
-                if c.per_page != self.per_page {
-                    pass.push(format!("--per-page {}", c.per_page));
-                }
-                format!("pass {} ({digit:.1} pt)", pass.join(" "))
+            .find(|&(_, digit)| digit >= min)
+    }
+
+    fn legible(&self, size: Size, fonts: &Fonts, gutter: f32) -> Result<(), LayoutError> {
+        let digit = digit_size(self, fonts, gutter, size, self.per_page, false);
+        let min = min_digit(self.large_print, false);
+        if digit >= min {
+            return Ok(());
+        }
+        let pass = |c: &BookConfig, digit: f32| {
+            let mut pass = Vec::new();
+            if c.trim != self.trim {
+                pass.push(format!("--trim {}", c.trim.name()));
             }
-            None if self.large_print => "leave out --large-print".to_string(),
+            if c.per_page != self.per_page {
+                pass.push(format!("--per-page {}", c.per_page));
+            }
+            format!("pass {} ({digit:.1} pt)", pass.join(" "))
+        };
+        let remedy = match self.remedy(size, fonts, gutter, min) {
+            Some((c, digit)) => pass(&c, digit),
+            // Regular print needs smaller digits: say what else it needs, if anything
+            // (regression: "leave out --large-print" was offered where that alone
+            // still did not print).
+            None if self.large_print => {
+                let plain = BookConfig {
+                    large_print: false,
+                    ..*self
+                };
+                let plain_min = min_digit(false, false);
+                if digit_size(&plain, fonts, gutter, size, plain.per_page, false) >= plain_min {
+                    "leave out --large-print".to_string()
+                } else {
+                    match plain.remedy(size, fonts, gutter, plain_min) {
+                        Some((c, digit)) => {
+                            format!("leave out --large-print and {}", pass(&c, digit))
+                        }
+                        None => format!("no trim prints {size} grids larger"),
+                    }
+                }
+            }
             None => format!("no trim prints {size} grids larger"),
         };
         Err(LayoutError::Illegible(format!(
@@ -351,14 +381,17 @@ pub struct Book {
 }
 
 /// The live area of page `index` (0-based) in trim coordinates: left, top, right,
-/// bottom. Odd page numbers are rectos (gutter on the left).
+/// bottom. Odd page numbers are rectos (the inside on the left). The inside margin is
+/// the outside one plus the gutter, so a grid never sits nearer the spine than the
+/// edge (regression: a 6×9 book had 0.375 in inside and 0.5 in outside).
 pub fn live_area(trim: Trim, gutter: f32, index: usize) -> [f32; 4] {
     let (w, h) = trim.size();
     let recto = index % 2 == 0;
+    let inside = OUTSIDE + gutter * PT;
     let (left, right) = if recto {
-        (gutter * PT, OUTSIDE)
+        (inside, OUTSIDE)
     } else {
-        (OUTSIDE, gutter * PT)
+        (OUTSIDE, inside)
     };
     [left, TOP, w - right, h - BOTTOM]
 }
@@ -917,7 +950,9 @@ mod tests {
                     let [tx, ty, tw, th] = page.trim;
                     assert_eq!((tw, th), (w, h));
                     let [l, t, r, b] = live_area(config.trim, book.gutter, i);
-                    assert!(l >= 0.375 * PT && w - r >= 0.375 * PT, "margins");
+                    let (inside, outside) = if i % 2 == 0 { (l, w - r) } else { (w - r, l) };
+                    assert!(outside >= 0.5 * PT, "outside margin {outside}");
+                    assert!(inside >= outside + 0.375 * PT, "inside margin {inside}");
                     for item in &page.items {
                         let [x0, y0, x1, y1] = ink_bounds(item, &fonts);
                         let eps = 1e-3;
@@ -975,10 +1010,13 @@ mod tests {
                 Err(LayoutError::Illegible(why)) => {
                     assert_eq!(early, Err(LayoutError::Illegible(why.clone())));
                     // The remedy it names lays out.
-                    let fix = why.rsplit(": pass ").next().unwrap();
+                    let fix = why.rsplit(": ").next().unwrap();
                     let mut fixed = config;
+                    if fix.starts_with("leave out --large-print") {
+                        fixed.large_print = false;
+                    }
                     let words: Vec<&str> = fix.split_whitespace().collect();
-                    for pair in words.chunks(2) {
+                    for pair in words.windows(2) {
                         match pair {
                             ["--per-page", n] => fixed.per_page = n.parse().unwrap(),
                             ["--trim", t] => fixed.trim = Trim::parse(t).unwrap(),
@@ -1001,7 +1039,10 @@ mod tests {
         // 4×4 and 9×9 layout prints.
         assert_eq!(
             refused,
+            // The inside margin (outside + gutter) costs 0.375 in of width: five
+            // more 16×16 and 25×25 layouts than with the gutter alone.
             [
+                "6x9 16x16 4",
                 "6x9 16x16 6",
                 "6x9 16x16 2 large",
                 "6x9 25x25 2",
@@ -1010,10 +1051,14 @@ mod tests {
                 "6x9 25x25 1 large",
                 "6x9 25x25 2 large",
                 "8.5x11 16x16 2 large",
+                "8.5x11 25x25 4",
                 "8.5x11 25x25 6",
+                "8.5x11 25x25 1 large",
                 "8.5x11 25x25 2 large",
                 "a4 16x16 2 large",
+                "a4 25x25 4",
                 "a4 25x25 6",
+                "a4 25x25 1 large",
                 "a4 25x25 2 large",
             ]
         );

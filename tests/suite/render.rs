@@ -379,11 +379,11 @@ fn a_book_too_small_to_read_is_refused_and_the_default_fits() {
     for (args, needle) in [
         (
             &["--per-page", "6"][..],
-            "--trim 6x9 --per-page 6 sets 25x25 digits at 3.4 pt, below the 6 pt a printed grid needs: pass --per-page 1 (8.8 pt)",
+            "--trim 6x9 --per-page 6 sets 25x25 digits at 3.4 pt, below the 6 pt a printed grid needs: pass --per-page 1 (7.9 pt)",
         ),
         (
             &["--large-print"][..],
-            "--trim 6x9 --per-page 1 --large-print sets 25x25 digits at 10.0 pt, below the 14 pt where large print starts: pass --trim 8.5x11 (14.9 pt)",
+            "--trim 6x9 --per-page 1 --large-print sets 25x25 digits at 9.0 pt, below the 14 pt where large print starts: leave out --large-print",
         ),
     ] {
         let run = render(&bank, args)
@@ -742,4 +742,70 @@ fn a_thousand_puzzle_book() {
     assert_eq!(pages - (first_solution_page(&stderr) - 1), 84);
     // 301-500 pages: a 0.625 in gutter.
     assert!(stderr.contains("gutter 0.625 in"), "{stderr}");
+}
+
+/// The columns of the first and last inked pixel of page `page` of `pdf`, drawn by
+/// poppler at 72 dpi (one pixel a point), and the page's width in pixels.
+fn ink_columns(pdf: &Path, page: usize, dir: &Path) -> (usize, usize, usize) {
+    let out = dir.join(format!("ink{page}"));
+    let n = page.to_string();
+    let drawn = Command::new("pdftoppm")
+        .args([
+            "-r",
+            "72",
+            "-gray",
+            "-png",
+            "-f",
+            &n,
+            "-l",
+            &n,
+            "-singlefile",
+        ])
+        .arg(pdf)
+        .arg(&out)
+        .status()
+        .expect("pdftoppm (poppler-utils) must be installed");
+    assert!(drawn.success());
+    let file = std::fs::File::open(out.with_extension("png")).unwrap();
+    let mut reader = png::Decoder::new(std::io::BufReader::new(file))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size().unwrap()];
+    let frame = reader.next_frame(&mut buf).unwrap();
+    let (w, h) = (frame.width as usize, frame.height as usize);
+    // `-gray` is a gray page, whatever channels the PNG carries: the first one.
+    let channels = frame.line_size / w;
+    let inked = |x: usize| (0..h).any(|y| buf[y * frame.line_size + x * channels] < 128);
+    let first = (0..w).find(|&x| inked(x)).expect("an inked page");
+    let last = (0..w).rev().find(|&x| inked(x)).unwrap();
+    (first, last, w)
+}
+
+#[test]
+fn the_inside_margin_is_at_least_the_outside_one() {
+    // Regression: a 6x9 book had a 0.375 in inside margin and 0.5 in outside: grids
+    // sat nearer the spine than the edge. Measured on the drawn pages: page 1 is a
+    // recto (spine on the left), page 2 a verso.
+    let dir = tempfile::tempdir().unwrap();
+    let pdf = dir.path().join("book.pdf");
+    render(bank(), &["--count", "8", "--trim", "6x9", "-q", "--pdf"])
+        .arg(&pdf)
+        .assert()
+        .success();
+    for page in [1, 2] {
+        let (first, last, width) = ink_columns(&pdf, page, dir.path());
+        let (left, right) = (first, width - 1 - last);
+        let (inside, outside) = if page % 2 == 1 {
+            (left, right)
+        } else {
+            (right, left)
+        };
+        assert!(outside >= 36, "page {page}: outside margin {outside} pt");
+        assert!(
+            inside >= outside,
+            "page {page}: inside margin {inside} pt < outside {outside} pt"
+        );
+        // The gutter on top of the outside margin: 0.375 in for a short book.
+        assert!(inside >= 36 + 27, "page {page}: inside margin {inside} pt");
+    }
 }
