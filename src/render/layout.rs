@@ -494,9 +494,12 @@ fn book_with_gutter(
     })
 }
 
-/// "medium" → "Medium".
+/// A band's name as a reader sees it: "medium" → "Medium", "very-hard" → "Very hard"
+/// (band names have no spaces; regression: a book printed "Very-hard").
 fn title_case(name: &str) -> String {
-    let mut chars = name.chars();
+    let mut chars = name
+        .chars()
+        .map(|c| if c == '-' || c == '_' { ' ' } else { c });
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),
         None => String::new(),
@@ -1062,6 +1065,14 @@ mod tests {
                 "a4 25x25 2 large",
             ]
         );
+    }
+
+    #[test]
+    fn band_names_read_as_words() {
+        assert_eq!(title_case("medium"), "Medium");
+        assert_eq!(title_case("very-hard"), "Very hard");
+        assert_eq!(title_case("super_fiendish"), "Super fiendish");
+        assert_eq!(title_case(""), "");
     }
 
     #[test]

@@ -809,3 +809,22 @@ fn the_inside_margin_is_at_least_the_outside_one() {
         assert!(inside >= 36 + 27, "page {page}: inside margin {inside} pt");
     }
 }
+
+#[test]
+fn a_hyphenated_band_reads_as_words_in_the_book() {
+    // Regression: the band `very-hard` was printed "Very-hard".
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank"))
+        .count(20)
+        .seed(4)
+        .args(["--bands", "easy=36-40,very-hard=24-28"])
+        .bank();
+    let pdf = dir.path().join("book.pdf");
+    render(&bank, &["--count", "4", "-q", "--pdf"])
+        .arg(&pdf)
+        .assert()
+        .success();
+    let text = poppler("pdftotext", &[], &pdf);
+    assert!(text.contains("Very hard"), "{text}");
+    assert!(!text.contains("Very-hard"), "{text}");
+}
