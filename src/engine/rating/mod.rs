@@ -61,7 +61,7 @@ mod uniq;
 
 use crate::engine::grid::Cells;
 use crate::engine::nxn::solve::nine::{solve, Verdict};
-use tables::{Bits, Cells128, PEERS, UNIT_BITS};
+use tables::{Bits, Cells128, CELL_UNITS, PEERS, UNIT_BITS};
 
 /// The first sudoku-factory version whose rater gives this build's ratings. Bump it
 /// (with the crate version) whenever a change to the rater changes any rating:
@@ -161,6 +161,12 @@ pub struct Rating {
 }
 
 impl Rating {
+    /// The rating of a path with no step (a full grid).
+    const NOTHING: Rating = Rating {
+        rating: 0,
+        technique: Technique::None,
+    };
+
     /// The rating written as a bank's `rating` column (`2.3`, one decimal) and its
     /// `technique` column, or `None` when either is not one this rater writes.
     pub fn parse(rating: &str, technique: &str) -> Option<Rating> {
@@ -275,23 +281,44 @@ impl Pencilmarks {
         }
     }
 
-    fn load(&mut self, cells: &Cells) {
-        let all: u128 = (1 << 81) - 1;
-        self.value = [0; 81];
-        self.cand = [0x1ff; 81];
-        self.pos = [all; 9];
-        self.empty = all;
-        self.dirty_digits = 0x1ff;
-        self.dirty_units = (1 << 27) - 1;
+    /// Loads the givens of `cells`, all at once: a cell's candidates are the digits
+    /// none of its units holds. False when two givens of a unit clash (the board is
+    /// then not a position of any solution).
+    fn load(&mut self, cells: &Cells) -> bool {
+        let mut held = [0u16; 27];
+        let mut clash = false;
         for (c, &v) in cells.iter().enumerate() {
             if v != 0 {
-                self.place(c, v as usize - 1);
+                let bit = 1 << (v - 1);
+                for &u in &CELL_UNITS[c] {
+                    clash |= held[u as usize] & bit != 0;
+                    held[u as usize] |= bit;
+                }
             }
         }
+        self.value = *cells;
+        self.pos = [0; 9];
+        self.empty = 0;
+        for (c, &v) in cells.iter().enumerate() {
+            self.cand[c] = 0;
+            if v == 0 {
+                let [r, k, x] = CELL_UNITS[c].map(usize::from);
+                let cand = !(held[r] | held[k] | held[x]) & 0x1ff;
+                self.cand[c] = cand;
+                self.empty |= 1 << c;
+                for d in Bits(cand as u32) {
+                    self.pos[d] |= 1 << c;
+                }
+            }
+        }
+        self.dirty_digits = 0x1ff;
+        self.dirty_units = (1 << 27) - 1;
+        !clash
     }
 
-    /// Sets digit `d` (0-based) in `cell` and removes it from the peers.
-    pub fn place(&mut self, cell: usize, d: usize) {
+    /// Sets digit `d` (0-based) in `cell` and removes it from the peers; returns the
+    /// units whose candidates changed.
+    pub fn place(&mut self, cell: usize, d: usize) -> u32 {
         self.value[cell] = d as u8 + 1;
         let bit = 1u128 << cell;
         for e in Bits(self.cand[cell] as u32) {
@@ -307,6 +334,7 @@ impl Pencilmarks {
         }
         self.dirty_units |= units;
         self.pos[d] &= !PEERS[cell];
+        units
     }
 
     pub fn eliminate(&mut self, cell: usize, d: usize) {
@@ -440,7 +468,19 @@ impl Rater {
     }
 
     fn run(&mut self, cells: &Cells, steps: Option<&mut Vec<Step>>) -> Result<Rating, RateError> {
+        // Without steps to record, the singles go first, and a puzzle they solve
+        // needs no search: singles are sound deductions, so a full grid they reach
+        // from consistent givens is the only solution.
+        let fast = steps.is_none() && self.board.load(cells);
+        let mut first = Rating::NOTHING;
+        if fast {
+            first = self.singles();
+            if self.board.empty == 0 {
+                return Ok(first);
+            }
+        }
         match solve(cells) {
+            Verdict::Unique(solution) if fast => Ok(self.path(&solution, None, first)),
             Verdict::Unique(solution) => Ok(self.run_solved(cells, &solution, steps)),
             Verdict::NoSolution => Err(RateError::NoSolution),
             Verdict::Multiple => Err(RateError::MultipleSolutions),
@@ -452,16 +492,51 @@ impl Rater {
         &mut self,
         cells: &Cells,
         solution: &Cells,
-        mut steps: Option<&mut Vec<Step>>,
+        steps: Option<&mut Vec<Step>>,
     ) -> Rating {
         self.board.load(cells);
-        let mut best = Rating {
-            rating: 0,
-            technique: Technique::None,
-        };
+        self.path(solution, steps, Rating::NOTHING)
+    }
+
+    /// The singles from the board as it is ([`basic::singles`]), as a rating.
+    fn singles(&mut self) -> Rating {
+        match basic::singles(&mut self.board) {
+            0 => Rating::NOTHING,
+            10 => Rating {
+                rating: 10,
+                technique: Technique::FullHouse,
+            },
+            r => Rating {
+                rating: r,
+                technique: Technique::HiddenSingle,
+            },
+        }
+    }
+
+    /// Follows the path from the board as it is to the solution, `best` being the
+    /// hardest step so far; returns the hardest step. Without `steps` to record, the
+    /// singles between two other steps are placed in one go ([`basic::singles`]).
+    fn path(
+        &mut self,
+        solution: &Cells,
+        mut steps: Option<&mut Vec<Step>>,
+        mut best: Rating,
+    ) -> Rating {
+        let fast = steps.is_none();
         while self.board.empty != 0 {
+            if fast {
+                let singles = self.singles();
+                if singles.rating > best.rating {
+                    best = singles;
+                }
+                debug_assert!(Cells128(!self.board.empty & ((1 << 81) - 1))
+                    .all(|c| self.board.value[c] == solution[c]));
+                if self.board.empty == 0 {
+                    break;
+                }
+            }
             self.found.clear();
-            if !self.find() {
+            if !self.find(fast) {
                 self.fallback(solution);
             }
             if !self.apply(solution) {
@@ -531,15 +606,15 @@ impl Rater {
         );
     }
 
-    /// Runs the finders in SE's order; true when one made progress.
-    fn find(&mut self) -> bool {
+    /// Runs the finders in SE's order; true when one made progress. `past_singles`:
+    /// the board has no full house and no hidden single ([`basic::singles`] ran).
+    fn find(&mut self, past_singles: bool) -> bool {
         use basic::*;
         self.board.stamp();
         let b = &self.board;
         let f = &mut self.found;
         let (u, d) = (&mut self.memo.units, &mut self.memo.digits);
-        full_house(b, f)
-            || hidden_single(b, f)
+        !past_singles && (full_house(b, f) || hidden_single(b, f))
             || locking(b, f, true, &mut d[5])
             || hidden_set(b, f, 2, true, &mut u[0])
             || naked_single(b, f)

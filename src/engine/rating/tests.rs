@@ -142,6 +142,59 @@ fn invalid_puzzles_are_errors() {
 }
 
 #[test]
+fn clashing_givens_are_no_solution_even_when_the_singles_fill_the_grid() {
+    let Verdict::Unique(grid) = solve(&cells(BY_TECHNIQUE[0].0)) else {
+        panic!("the test puzzle is unique")
+    };
+    let mut clash = grid;
+    clash[0] = clash[1];
+    clash[40] = 0;
+    assert_eq!(Rater::new().rate(&clash), Err(RateError::NoSolution));
+}
+
+/// Without steps to record, the rater places the singles between two other steps
+/// in one go, and a puzzle the singles solve skips the solver: both give the rating
+/// of the step-by-step path, the one `rate_with_steps` takes.
+#[test]
+fn the_singles_in_one_go_give_the_step_by_step_rating() {
+    let qqwing = include_str!("../../../data/qqwing-10k.txt");
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(5);
+    let (mut rater, mut steps) = (Rater::new(), Vec::new());
+    let mut by_singles = 0;
+    for p in BY_TECHNIQUE
+        .iter()
+        .map(|&(p, _, _)| p)
+        .chain(qqwing.lines().step_by(25))
+    {
+        let minimal = cells(p.trim());
+        let Verdict::Unique(grid) = solve(&minimal) else {
+            panic!("the test puzzle is unique")
+        };
+        // The puzzle, and easier ones: givens added from the solution.
+        let mut puzzle = minimal;
+        for _ in 0..4 {
+            let g = Transform::random(&mut rng);
+            let (p, solution) = (g.apply(&puzzle), g.apply(&grid));
+            steps.clear();
+            let stepwise = rater.rate_with_steps(&p, &mut steps).expect("valid");
+            assert_eq!(rater.rate(&p), Ok(stepwise), "{p:?}");
+            assert_eq!(rater.grid(), solution);
+            assert_eq!(rate_solved(&p, &solution), stepwise, "{p:?}");
+            by_singles += usize::from(stepwise.rating <= 15);
+            for _ in 0..8 {
+                let empty: Vec<usize> = (0..81).filter(|&c| puzzle[c] == 0).collect();
+                let c = empty[rand::Rng::random_range(&mut rng, 0..empty.len())];
+                puzzle[c] = grid[c];
+            }
+        }
+    }
+    assert!(
+        by_singles > 100,
+        "only {by_singles} puzzles solved by singles"
+    );
+}
+
+#[test]
 fn steps_name_every_placement_and_end_on_the_solution() {
     // Every technique's steps are sound: no elimination removes the solution's
     // digit and every placement is the solution's (the rater would silently skip
@@ -292,7 +345,7 @@ fn the_memo_changes_no_step() {
         for (i, step) in steps.iter().enumerate() {
             r.memo = basic::Memo::default();
             r.found.clear();
-            if !r.find() {
+            if !r.find(false) {
                 r.fallback(&solution);
             }
             assert!(r.apply(&solution), "step {i} made no progress");
