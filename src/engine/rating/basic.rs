@@ -137,7 +137,14 @@ pub(crate) fn singles(b: &mut Pencilmarks) -> u8 {
                 return hardest;
             }
             for u in Bits(todo) {
-                for d in 0..9 {
+                // The digits with one place in the unit.
+                let (mut once, mut twice) = (0u16, 0u16);
+                for &c in &UNIT_CELLS[u] {
+                    let cand = b.cand[c as usize];
+                    twice |= once & cand;
+                    once |= cand;
+                }
+                for d in Bits((once & !twice) as u32) {
                     let p = b.pos[d] & UNIT_MASK[u];
                     if p.one() {
                         changed |= b.place(p.trailing_zeros() as usize, d);

@@ -285,32 +285,30 @@ impl Pencilmarks {
     /// none of its units holds. False when two givens of a unit clash (the board is
     /// then not a position of any solution).
     fn load(&mut self, cells: &Cells) -> bool {
+        // Branch-free (givens and holes alternate at random): digit 0 is a hole, its
+        // bit and its slot of `seen` are scratch.
         let mut held = [0u16; 27];
+        let mut seen = [0u128; 10];
         let mut clash = false;
+        let mut empty = 0u128;
         for (c, &v) in cells.iter().enumerate() {
-            if v != 0 {
-                let bit = 1 << (v - 1);
-                for &u in &CELL_UNITS[c] {
-                    clash |= held[u as usize] & bit != 0;
-                    held[u as usize] |= bit;
-                }
+            let bit = (1u16 << v) >> 1;
+            for &u in &CELL_UNITS[c] {
+                clash |= held[u as usize] & bit != 0;
+                held[u as usize] |= bit;
             }
+            seen[v as usize] |= PEERS[c] | 1 << c;
+            empty |= u128::from(v == 0) << c;
+        }
+        for (c, &v) in cells.iter().enumerate() {
+            let [r, k, x] = CELL_UNITS[c].map(usize::from);
+            self.cand[c] = !(held[r] | held[k] | held[x]) & 0x1ff & (u16::from(v == 0) * 0x1ff);
+        }
+        for (d, pos) in self.pos.iter_mut().enumerate() {
+            *pos = empty & !seen[d + 1];
         }
         self.value = *cells;
-        self.pos = [0; 9];
-        self.empty = 0;
-        for (c, &v) in cells.iter().enumerate() {
-            self.cand[c] = 0;
-            if v == 0 {
-                let [r, k, x] = CELL_UNITS[c].map(usize::from);
-                let cand = !(held[r] | held[k] | held[x]) & 0x1ff;
-                self.cand[c] = cand;
-                self.empty |= 1 << c;
-                for d in Bits(cand as u32) {
-                    self.pos[d] |= 1 << c;
-                }
-            }
-        }
+        self.empty = empty;
         self.dirty_digits = 0x1ff;
         self.dirty_units = (1 << 27) - 1;
         !clash
