@@ -62,8 +62,10 @@ pub trait Board: Send + Sync + 'static {
     /// 9×9) or the puzzle is not uniquely solvable.
     fn rate(puzzle: &Self::Cells) -> Option<Rating>;
     /// [`Board::rate`] for a puzzle known to be uniquely solvable with `solution`
-    /// (the pipeline's seeds): skips the uniqueness check.
-    fn rate_solved(puzzle: &Self::Cells, solution: &Self::Cells) -> Option<Rating>;
+    /// (the pipeline's seeds): skips the uniqueness check. A rating above `cap`
+    /// (tenths) may be only a lower bound: the rater stops at the first step above
+    /// it (`u8::MAX`: never).
+    fn rate_solved(puzzle: &Self::Cells, solution: &Self::Cells, cap: u8) -> Option<Rating>;
     /// Solves `cells`, telling apart no, one and several solutions.
     fn solve(cells: &Self::Cells) -> Verdict<Self::Cells>;
     /// True when no row, column or box repeats a value and every value is in range
@@ -166,8 +168,8 @@ impl<S: Shape> Board for Nxn<S> {
     }
 
     #[inline]
-    fn rate_solved(puzzle: &Self::Cells, solution: &Self::Cells) -> Option<Rating> {
-        S::rate_solved(puzzle, solution)
+    fn rate_solved(puzzle: &Self::Cells, solution: &Self::Cells, cap: u8) -> Option<Rating> {
+        S::rate_solved(puzzle, solution, cap)
     }
 
     fn is_consistent(cells: &Self::Cells) -> bool {

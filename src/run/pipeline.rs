@@ -505,7 +505,7 @@ pub fn run<B: Board>(
                     (needed && plan.rate)
                         .then(|| {
                             seed.rating
-                                .or_else(|| B::rate_solved(&seed.puzzle, &seed.solution))
+                                .or_else(|| B::rate_solved(&seed.puzzle, &seed.solution, u8::MAX))
                         })
                         .flatten()
                 })

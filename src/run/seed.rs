@@ -168,10 +168,12 @@ fn make_rated_seed<B: Board>(
     let (lo, hi) = (spec.lo, spec.hi);
     let (mut fill_time, mut carve_time, mut rate_time) =
         (Duration::ZERO, Duration::ZERO, Duration::ZERO);
-    // Every puzzle rated here is carved from `solution` and unique.
-    let rate = |cells: &B::Cells, solution: &B::Cells, took: &mut Duration| {
+    // Every puzzle rated here is carved from `solution` and unique. Each rating is
+    // asked only "is it at most `cap`, and then what?": the rater stops at the
+    // first step above.
+    let rate = |cells: &B::Cells, solution: &B::Cells, cap: u16, took: &mut Duration| {
         let t = Instant::now();
-        let r = B::rate_solved(cells, solution);
+        let r = B::rate_solved(cells, solution, cap.min(u16::from(u8::MAX)) as u8);
         *took += t.elapsed();
         r
     };
@@ -187,7 +189,7 @@ fn make_rated_seed<B: Board>(
         let mut landed = None;
         let mut orders = 1;
         if lo >= RATE_MINIMAL_FROM {
-            match rate(&minimal.puzzle, &solution, &mut rate_time) {
+            match rate(&minimal.puzzle, &solution, hi, &mut rate_time) {
                 Some(r) if in_band(&r) => landed = Some((minimal.puzzle, r)),
                 Some(r) if u16::from(r.rating) > hi => orders = ORDERS_PER_PUZZLE,
                 _ => continue,
@@ -219,7 +221,7 @@ fn make_rated_seed<B: Board>(
             while left < right {
                 let mid = (left + right) / 2;
                 let p = groups.put_back::<B>(&minimal.puzzle, &solution, mid);
-                match rate(&p, &solution, &mut rate_time) {
+                match rate(&p, &solution, ceiling, &mut rate_time) {
                     Some(r) if u16::from(r.rating) > ceiling => left = mid + 1,
                     Some(r) => {
                         right = mid;

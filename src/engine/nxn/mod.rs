@@ -140,6 +140,7 @@ pub trait Shape: Copy + Clone + Debug + Default + Send + Sync + 'static {
     fn rate_solved(
         _puzzle: &Self::Cells,
         _solution: &Self::Cells,
+        _cap: u8,
     ) -> Option<crate::engine::rating::Rating> {
         None
     }
@@ -203,8 +204,9 @@ shape!(
         fn rate_solved(
             puzzle: &Self::Cells,
             solution: &Self::Cells,
+            cap: u8,
         ) -> Option<crate::engine::rating::Rating> {
-            Some(crate::engine::rating::rate_solved(puzzle, solution))
+            Some(crate::engine::rating::rate_solved(puzzle, solution, cap))
         }
     }
 );

@@ -197,9 +197,13 @@ pub fn rate(cells: &Cells) -> Option<Rating> {
 
 /// [`rate`] for a puzzle known to be uniquely solvable with `solution` (a seed the
 /// pipeline made): skips the uniqueness check, a few per cent of the rating's cost.
-pub fn rate_solved(cells: &Cells, solution: &Cells) -> Rating {
+///
+/// `cap` (tenths) is the hardest rating the caller can use: the path stops at its
+/// first step above it, and that step's rating is returned (the puzzle rates at
+/// least that). A rating at or below `cap` is the puzzle's; `u8::MAX` rates fully.
+pub fn rate_solved(cells: &Cells, solution: &Cells, cap: u8) -> Rating {
     debug_assert!(matches!(solve(cells), Verdict::Unique(s) if s == *solution));
-    RATER.with(|r| r.borrow_mut().run_solved(cells, solution, None))
+    RATER.with(|r| r.borrow_mut().run_solved(cells, solution, None, cap))
 }
 
 impl std::fmt::Display for Rating {
@@ -478,22 +482,24 @@ impl Rater {
             }
         }
         match solve(cells) {
-            Verdict::Unique(solution) if fast => Ok(self.path(&solution, None, first)),
-            Verdict::Unique(solution) => Ok(self.run_solved(cells, &solution, steps)),
+            Verdict::Unique(solution) if fast => Ok(self.path(&solution, None, first, u8::MAX)),
+            Verdict::Unique(solution) => Ok(self.run_solved(cells, &solution, steps, u8::MAX)),
             Verdict::NoSolution => Err(RateError::NoSolution),
             Verdict::Multiple => Err(RateError::MultipleSolutions),
         }
     }
 
-    /// Rates `cells`, whose unique solution is `solution`.
+    /// Rates `cells`, whose unique solution is `solution`, up to `cap`
+    /// ([`rate_solved`]).
     fn run_solved(
         &mut self,
         cells: &Cells,
         solution: &Cells,
         steps: Option<&mut Vec<Step>>,
+        cap: u8,
     ) -> Rating {
         self.board.load(cells);
-        self.path(solution, steps, Rating::NOTHING)
+        self.path(solution, steps, Rating::NOTHING, cap)
     }
 
     /// The singles from the board as it is ([`basic::singles`]), as a rating.
@@ -512,16 +518,18 @@ impl Rater {
     }
 
     /// Follows the path from the board as it is to the solution, `best` being the
-    /// hardest step so far; returns the hardest step. Without `steps` to record, the
-    /// singles between two other steps are placed in one go ([`basic::singles`]).
+    /// hardest step so far; returns the hardest step, or the first one above `cap`.
+    /// Without `steps` to record, the singles between two other steps are placed
+    /// in one go ([`basic::singles`]).
     fn path(
         &mut self,
         solution: &Cells,
         mut steps: Option<&mut Vec<Step>>,
         mut best: Rating,
+        cap: u8,
     ) -> Rating {
         let fast = steps.is_none();
-        while self.board.empty != 0 {
+        while self.board.empty != 0 && best.rating <= cap {
             if fast {
                 let singles = self.singles();
                 if singles.rating > best.rating {

@@ -179,7 +179,7 @@ fn the_singles_in_one_go_give_the_step_by_step_rating() {
             let stepwise = rater.rate_with_steps(&p, &mut steps).expect("valid");
             assert_eq!(rater.rate(&p), Ok(stepwise), "{p:?}");
             assert_eq!(rater.grid(), solution);
-            assert_eq!(rate_solved(&p, &solution), stepwise, "{p:?}");
+            assert_eq!(rate_solved(&p, &solution, u8::MAX), stepwise, "{p:?}");
             by_singles += usize::from(stepwise.rating <= 15);
             for _ in 0..8 {
                 let empty: Vec<usize> = (0..81).filter(|&c| puzzle[c] == 0).collect();
@@ -192,6 +192,29 @@ fn the_singles_in_one_go_give_the_step_by_step_rating() {
         by_singles > 100,
         "only {by_singles} puzzles solved by singles"
     );
+}
+
+/// A capped rating is the rating when it is at most the cap, and above the cap
+/// when the rating is.
+#[test]
+fn a_capped_rating_is_exact_up_to_the_cap_and_above_it_beyond() {
+    for &(p, _, rating) in BY_TECHNIQUE {
+        let Verdict::Unique(grid) = solve(&cells(p)) else {
+            panic!("the test puzzle is unique")
+        };
+        let full = rate(p);
+        for cap in [10, 15, 25, 40, 55, 70, 85] {
+            let capped = rate_solved(&cells(p), &grid, cap);
+            if rating <= cap {
+                assert_eq!(capped, full, "{p} capped at {cap}");
+            } else {
+                assert!(
+                    capped.rating > cap && capped.rating <= rating,
+                    "{p}: {capped:?} at {cap}"
+                );
+            }
+        }
+    }
 }
 
 #[test]
