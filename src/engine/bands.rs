@@ -52,8 +52,14 @@ const DEFAULT_25X25: &str = "easy=400-450,medium=370-399,hard=345-369,expert=320
 /// The default rating table of issue #12: SE 1.0–1.4 needs only singles in boxes,
 /// 1.5–2.4 singles and direct intersections, 2.5–4.9 the subset/fish/wing layer,
 /// 5.0–6.9 quads, uniqueness, BUG and short chains, 7.0+ forcing chains.
-const DEFAULT_RATING: &str =
-    "easy=1.0-1.4,medium=1.5-2.4,hard=2.5-4.9,diabolical=5.0-6.9,extreme=7.0+";
+///
+/// Each band also has a clue range (`@LO-HI`), so that its puzzles look like the band:
+/// walking back from a minimal puzzle until the rating falls under 1.5 often ends on a
+/// nearly full grid (150 of 400 `easy` seeds had 60–74 clues before 0.4.3). The
+/// ceilings are the README's measurement: easy at most 45 clues, medium 40, the rest
+/// 36 (which carving for them rarely passes).
+const DEFAULT_RATING: &str = "easy=1.0-1.4@17-45,medium=1.5-2.4@17-40,hard=2.5-4.9@17-36,\
+diabolical=5.0-6.9@17-36,extreme=7.0+@17-36";
 
 /// What a band table grades by.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -87,6 +93,9 @@ pub struct Band {
     pub name: String,
     pub lo: u16,
     pub hi: u16,
+    /// A rating band's clue range (`easy=1.0-1.4@17-45`), inclusive: what `generate`
+    /// and `bench` keep for the band also has this many clues. `None`: any count.
+    pub clues: Option<(u16, u16)>,
 }
 
 /// A difficulty table: named clue ranges, easiest first as the user wrote them.
@@ -228,7 +237,7 @@ impl BandTable {
                     cells,
                 });
             }
-            Ok((lo, hi))
+            Ok((lo, hi, None))
         })?;
         Ok(BandTable {
             bands,
@@ -266,8 +275,11 @@ impl BandTable {
             }
             _ => {}
         }
-        let bands = parse_items(spec, RATING_ITEM, |_, range, malformed| {
-            let range = range.trim();
+        let bands = parse_items(spec, RATING_ITEM, |name, range, malformed| {
+            let (range, clues) = match range.split_once('@') {
+                Some((range, clues)) => (range.trim(), Some(clue_range(name, clues, &malformed)?)),
+                None => (range.trim(), None),
+            };
             let (lo, hi) = match range.strip_suffix('+') {
                 Some(lo) => (lo.trim(), None),
                 None => match range.split_once('-') {
@@ -293,7 +305,7 @@ impl BandTable {
                     "no puzzle rates 12.0 or more on the SE scale (the hardest known rate 11.9; is this a clue table?)",
                 ));
             }
-            Ok((lo, hi))
+            Ok((lo, hi, clues))
         })?;
         Ok(BandTable {
             bands,
@@ -306,14 +318,27 @@ impl BandTable {
         self.scale
     }
 
-    /// Band `i`'s range as `--bands` writes it: `36-40`, or `2.5-4.9` / `7.0+`.
+    /// Band `i`'s range as `--bands` writes it: `36-40`, or `2.5-4.9` / `7.0+`, with
+    /// a rating band's clue range after `@` (`1.0-1.4@17-45`).
     pub fn range_text(&self, i: usize) -> String {
         let b = &self.bands[i];
-        match self.scale {
+        let range = match self.scale {
             Scale::Clues => format!("{}-{}", b.lo, b.hi),
             Scale::Rating if b.hi == u16::MAX => format!("{}+", tenths(b.lo)),
             Scale::Rating => format!("{}-{}", tenths(b.lo), tenths(b.hi)),
+        };
+        match b.clues {
+            Some((lo, hi)) => format!("{range}@{lo}-{hi}"),
+            None => range,
         }
+    }
+
+    /// Whether a puzzle of `n_clues` givens may be kept for band `i`: within its clue
+    /// range (a rating band's `@LO-HI`; any count without one).
+    pub fn clues_fit(&self, i: usize, n_clues: u16) -> bool {
+        self.bands[i]
+            .clues
+            .is_none_or(|(lo, hi)| (lo..=hi).contains(&n_clues))
     }
 
     /// The band of a puzzle with `n_clues` givens and technique rating `rating` (in
@@ -405,7 +430,43 @@ impl fmt::Display for BandTable {
 /// How an item of a clue table reads, for error messages.
 const CLUE_ITEM: &str = "NAME=LO-HI, e.g. easy=36-40";
 /// How an item of a rating table reads, for error messages.
-const RATING_ITEM: &str = "NAME=LO-HI or NAME=LO+, e.g. hard=2.5-4.9 or extreme=7.0+";
+const RATING_ITEM: &str =
+    "NAME=LO-HI or NAME=LO+, then optionally @CLUES-CLUES, e.g. hard=2.5-4.9 or easy=1.0-1.4@17-45";
+
+/// A rating band's clue range, the part after `@`: whole clue counts `LO-HI`, 17 to 81.
+fn clue_range(
+    name: &str,
+    text: &str,
+    malformed: &dyn Fn(&'static str) -> BandError,
+) -> Result<(u16, u16), BandError> {
+    let (lo, hi) = text
+        .split_once('-')
+        .ok_or(malformed("the clue range after @ is LO-HI, e.g. @17-45"))?;
+    let number = |t: &str| t.trim().parse::<u16>().ok();
+    let lo = number(lo).ok_or(malformed("the clue range's LO is not a whole number"))?;
+    let hi = number(hi).ok_or(malformed("the clue range's HI is not a whole number"))?;
+    if lo > hi {
+        return Err(malformed("the clue range's LO is larger than its HI"));
+    }
+    let (min, cells) = (min_clues(Size::Nine), Size::Nine.n_cells());
+    if lo < min {
+        return Err(BandError::BelowMinimum {
+            name: name.to_string(),
+            lo,
+            size: Size::Nine,
+            min,
+        });
+    }
+    if usize::from(hi) > cells {
+        return Err(BandError::AboveMaximum {
+            name: name.to_string(),
+            hi,
+            size: Size::Nine,
+            cells,
+        });
+    }
+    Ok((lo, hi))
+}
 
 /// The items `NAME=RANGE` of a table spec (items read as `expected` says), with
 /// `range` reading a range (given the band's name and a maker of `Malformed` errors
@@ -414,7 +475,11 @@ const RATING_ITEM: &str = "NAME=LO-HI or NAME=LO+, e.g. hard=2.5-4.9 or extreme=
 fn parse_items(
     spec: &str,
     expected: &'static str,
-    range: impl Fn(&str, &str, &dyn Fn(&'static str) -> BandError) -> Result<(u16, u16), BandError>,
+    range: impl Fn(
+        &str,
+        &str,
+        &dyn Fn(&'static str) -> BandError,
+    ) -> Result<(u16, u16, Option<(u16, u16)>), BandError>,
 ) -> Result<Vec<Band>, BandError> {
     let mut bands: Vec<Band> = Vec::new();
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -440,7 +505,7 @@ fn parse_items(
                 "`any` and `all` are not band names: `--difficulty any` means every band",
             ));
         }
-        let (lo, hi) = range(name, text, &malformed)?;
+        let (lo, hi, clues) = range(name, text, &malformed)?;
         for other in &bands {
             if other.name == name {
                 return Err(BandError::Duplicate(name.to_string()));
@@ -456,6 +521,7 @@ fn parse_items(
             name: name.to_string(),
             lo,
             hi,
+            clues,
         });
     }
     if bands.is_empty() {
@@ -592,7 +658,16 @@ mod tests {
             None,
             "a rating table needs the rating"
         );
-        assert_eq!(t.range_text(4), "7.0+");
+        assert_eq!(t.range_text(4), "7.0+@17-36");
+        // Every default band has a clue range; easy's stops at 45.
+        assert_eq!(t.bands()[0].clues, Some((17, 45)));
+        assert!(t.clues_fit(0, 45) && !t.clues_fit(0, 46));
+        assert!(t.bands().iter().all(|b| b.clues.is_some()));
+        // Without one, any count fits; with one, the table prints it back.
+        let own = BandTable::parse_rating("easy=1.0-1.4@30-34, hard=2.5+").unwrap();
+        assert_eq!(own.to_string(), "easy=1.0-1.4@30-34,hard=2.5+");
+        assert_eq!(BandTable::parse_rating(&own.to_string()).unwrap(), own);
+        assert!(own.clues_fit(1, 81) && own.clues_fit(0, 30) && !own.clues_fit(0, 29));
         // A closed top: ratings above it still go to the hardest band.
         let closed = BandTable::parse_rating("easy=1.0-2.0,hard=2.1-5").unwrap();
         assert_eq!(closed.to_string(), "easy=1.0-2.0,hard=2.1-5.0");
@@ -615,6 +690,12 @@ mod tests {
         assert!(err("easy=1.00-2").contains("LO is not a rating"));
         assert!(err("easy=1.0-x").contains("HI is not a rating"));
         assert!(err("easy=3.0-2.0").contains("LO is larger"));
+        assert!(err("easy=1.0-1.4@45").contains("the clue range after @ is LO-HI"));
+        assert!(err("easy=1.0-1.4@x-45").contains("clue range's LO is not a whole number"));
+        assert!(err("easy=1.0-1.4@30-4.5").contains("clue range's HI is not a whole number"));
+        assert!(err("easy=1.0-1.4@45-30").contains("clue range's LO is larger"));
+        assert!(err("easy=1.0-1.4@16-30").contains("fewer than 17 clues"));
+        assert!(err("easy=1.0-1.4@30-82").contains("only 81 cells"));
         assert!(
             BandTable::parse_scaled("default", Size::Sixteen, Scale::Rating)
                 .unwrap_err()

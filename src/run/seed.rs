@@ -158,6 +158,11 @@ const RATE_MINIMAL_FROM: u16 = 25;
 /// (diabolical seeds/s per core): 1 order 170, 3 orders 183, 6 orders 132.
 const ORDERS_PER_PUZZLE: u32 = 3;
 
+/// The givens of a puzzle.
+fn clues_of(cells: &[u8]) -> usize {
+    cells.iter().filter(|&&v| v != 0).count()
+}
+
 /// [`make_seed`] for a rating table (the module documentation tells how).
 fn make_rated_seed<B: Board>(
     recipe: &Recipe<'_>,
@@ -178,6 +183,9 @@ fn make_rated_seed<B: Board>(
         r
     };
     let in_band = |r: &Rating| (lo..=hi).contains(&u16::from(r.rating));
+    let (clue_lo, clue_hi) = spec
+        .clues
+        .map_or((0, usize::MAX), |(a, b)| (usize::from(a), usize::from(b)));
     let mut groups = Groups::default();
     for attempt in 1..=recipe.max_attempts {
         let t0 = Instant::now();
@@ -188,8 +196,15 @@ fn make_rated_seed<B: Board>(
         carve_time += t1.elapsed();
         let mut landed = None;
         let mut orders = 1;
+        // The band's clue range: a minimal puzzle above its ceiling cannot land.
+        let n_minimal = clues_of(minimal.puzzle.as_ref());
+        if n_minimal > clue_hi {
+            continue;
+        }
         if lo >= RATE_MINIMAL_FROM {
             match rate(&minimal.puzzle, &solution, hi, &mut rate_time) {
+                // Under the clue floor, clues go back below.
+                Some(r) if in_band(&r) && n_minimal < clue_lo => {}
                 Some(r) if in_band(&r) => landed = Some((minimal.puzzle, r)),
                 Some(r) if u16::from(r.rating) > hi => orders = ORDERS_PER_PUZZLE,
                 _ => continue,
@@ -216,7 +231,12 @@ fn make_rated_seed<B: Board>(
             // lower bound over 0..=len; all back, the full grid, is taken to be low
             // enough and never rated). With the minimal puzzle rated above `hi`, start
             // at 1.
-            let (mut left, mut right) = (usize::from(orders > 1), groups.len());
+            // No more groups than the clue ceiling allows.
+            let most = (0..=groups.len())
+                .take_while(|&k| n_minimal + groups.cells_back(k) <= clue_hi)
+                .last()
+                .unwrap_or(0);
+            let (mut left, mut right) = (usize::from(orders > 1), groups.len().min(most + 1));
             let mut best = None;
             while left < right {
                 let mid = (left + right) / 2;
@@ -231,13 +251,26 @@ fn make_rated_seed<B: Board>(
                 }
             }
             landed = best.filter(|(_, r)| in_band(r));
+            // Under the clue floor: the fewest groups more that reach it, if the
+            // rating stays in the band.
+            if landed.is_some_and(|(p, _)| clues_of(p.as_ref()) < clue_lo) {
+                landed = (0..=most)
+                    .find(|&k| n_minimal + groups.cells_back(k) >= clue_lo)
+                    .map(|k| groups.put_back::<B>(&minimal.puzzle, &solution, k))
+                    .and_then(|p| {
+                        rate(&p, &solution, hi, &mut rate_time)
+                            .filter(|r| in_band(r))
+                            .map(|r| (p, r))
+                    });
+            }
         }
         let Some((puzzle, rating)) = landed else {
             continue;
         };
         let t2 = Instant::now();
         let canonical = B::canonical_form(&puzzle);
-        let n_clues = puzzle.as_ref().iter().filter(|&&v| v != 0).count() as u16;
+        let n_clues = clues_of(puzzle.as_ref()) as u16;
+        debug_assert!(recipe.bands.clues_fit(band, n_clues));
         return Ok(SeedPuzzle {
             puzzle,
             solution,
@@ -319,15 +352,18 @@ impl Groups {
         self.len
     }
 
+    /// How many cells the first `k` groups put back.
+    fn cells_back(&self, k: usize) -> usize {
+        match k {
+            0 => 0,
+            k => usize::from(self.ends[k - 1]),
+        }
+    }
+
     /// `puzzle` with its first `k` groups back from `solution`.
     fn put_back<B: Board>(&self, puzzle: &B::Cells, solution: &B::Cells, k: usize) -> B::Cells {
         let mut p = *puzzle;
-        let end = if k == 0 {
-            0
-        } else {
-            usize::from(self.ends[k - 1])
-        };
-        for &c in &self.order[..end] {
+        for &c in &self.order[..self.cells_back(k)] {
             let c = usize::from(c);
             p.as_mut()[c] = solution.as_ref()[c];
         }

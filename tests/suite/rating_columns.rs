@@ -160,6 +160,16 @@ fn rating_band(rating: &str) -> &'static str {
     }
 }
 
+/// The clue ceiling of each band of the default rating table, written out
+/// independently: easy 45, medium 40, the others 36.
+fn clue_ceiling(band: &str) -> u16 {
+    match band {
+        "easy" => 45,
+        "medium" => 40,
+        _ => 36,
+    }
+}
+
 /// Replaces field `field` of row `id` in the bank's only shard with `value`.
 fn tamper(bank: &std::path::Path, id: usize, field: usize, value: &str) {
     let shard = bank.join("bank-00000.csv.zst");
@@ -205,6 +215,14 @@ fn grade_rating_lands_every_seed_in_its_rating_band_whatever_the_threads() {
             let r = rater.rate(&parse_line(&row.puzzle, 1).unwrap()).unwrap();
             assert_eq!(row.rating, r.to_string(), "id {}", row.id);
         }
+        // Regression: `easy` puzzles had up to 76 clues.
+        assert!(
+            row.clues <= clue_ceiling(&row.difficulty),
+            "id {}: {} clues in {}",
+            row.id,
+            row.clues,
+            row.difficulty
+        );
         *per_band.entry(row.difficulty.clone()).or_default() += 1;
     }
     assert_eq!(classes.len(), 100);
@@ -239,6 +257,39 @@ fn grade_rating_lands_every_seed_in_its_rating_band_whatever_the_threads() {
     assert!(stderr.contains("wrong band"), "{stderr}");
 }
 
+/// A band's own clue range (`@LO-HI`) holds both ways: puzzles are walked up to
+/// the floor and never kept above the ceiling.
+#[test]
+fn a_rating_bands_clue_range_bounds_its_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank"))
+        .args(["--grade", "rating", "--variants", "1"])
+        .args(["--bands", "easy=1.0-1.4@30-34,medium=1.5-2.4@24-27"])
+        .count(60)
+        .seed(5)
+        .bank();
+    let rows = read_bank(&bank);
+    assert_eq!(rows.len(), 60);
+    for row in &rows {
+        let range = if row.difficulty == "easy" {
+            30..=34
+        } else {
+            24..=27
+        };
+        assert!(
+            range.contains(&row.clues),
+            "id {}: {} clues in {}",
+            row.id,
+            row.clues,
+            row.difficulty
+        );
+        assert_eq!(row.difficulty, rating_band(&row.rating), "id {}", row.id);
+    }
+    let manifest = std::fs::read_to_string(bank.join("manifest.json")).unwrap();
+    assert!(manifest.contains("easy=1.0-1.4@30-34"), "{manifest}");
+    verify(&bank).assert().success();
+}
+
 #[test]
 fn grade_rating_refuses_what_it_cannot_do() {
     let dir = tempfile::tempdir().unwrap();
@@ -256,6 +307,10 @@ fn grade_rating_refuses_what_it_cannot_do() {
         (
             &["--grade", "rating", "--difficulty", "expert"][..],
             "unknown band",
+        ),
+        (
+            &["--grade", "rating", "--bands", "easy=1.0-1.4@16-30"][..],
+            "no 9x9 puzzle with fewer than 17 clues",
         ),
         // Regression: accepted, then searched until --max-attempts ran out, with
         // advice ("try --carve minimal") that could not help.
