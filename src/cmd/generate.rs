@@ -433,5 +433,20 @@ fn report(job: &Job, s: &Summary, manifest: &Manifest, first: u64) -> String {
             rate
         );
     }
+    // The spread inside each rating band: how many seeds rate each step.
+    if plan.bands.scale() == Scale::Rating {
+        text += "  seeds per rating, per band:\n";
+        for (i, band) in plan.bands.bands().iter().enumerate() {
+            let steps: Vec<String> = s.band_ratings[i]
+                .iter()
+                .enumerate()
+                .filter(|&(_, &n)| n > 0)
+                .map(|(r, n)| format!("{}.{}: {n}", r / 10, r % 10))
+                .collect();
+            if !steps.is_empty() {
+                text += &format!("  {:<22} {}\n", band.name, steps.join("  "));
+            }
+        }
+    }
     text
 }

@@ -111,6 +111,9 @@ pub struct Summary {
     /// Per band: thread time making its seeds (fill, carve, rate, canonical form), so
     /// the summary can tell what a seed of each band costs one core.
     pub band_seed_time: Vec<Duration>,
+    /// Per band: how many seeds came rated each rating (tenths, index 0..=95), for
+    /// seeds made for a rating band (the others are rated after the band is chosen).
+    pub band_ratings: Vec<[u64; 96]>,
     pub elapsed: Duration,
 }
 
@@ -123,6 +126,7 @@ impl Summary {
             band_attempts: vec![0; n_bands],
             band_max_attempts: vec![0; n_bands],
             band_seed_time: vec![Duration::ZERO; n_bands],
+            band_ratings: vec![[0; 96]; n_bands],
             ..Summary::default()
         }
     }
@@ -135,6 +139,9 @@ impl Summary {
             self.band_attempts[b] += u64::from(s.attempts);
             self.band_max_attempts[b] = self.band_max_attempts[b].max(s.attempts);
             self.band_seed_time[b] += s.fill_time + s.carve_time + s.rate_time + s.canon_time;
+            if let Some(r) = s.rating {
+                self.band_ratings[b][usize::from(r.rating).min(95)] += 1;
+            }
         }
         self.seeds += seeds.len() as u64;
     }

@@ -262,14 +262,49 @@ fn grade_rating_lands_every_seed_in_its_rating_band_whatever_the_threads() {
 #[test]
 fn a_rating_bands_clue_range_bounds_its_puzzles() {
     let dir = tempfile::tempdir().unwrap();
-    let bank = generate(dir.path().join("bank"))
+    let bank = dir.path().join("bank");
+    let run = generate(&bank)
         .args(["--grade", "rating", "--variants", "1"])
         .args(["--bands", "easy=1.0-1.4@30-34,medium=1.5-2.4@24-27"])
         .count(60)
         .seed(5)
-        .bank();
+        .loud()
+        .cmd()
+        .assert()
+        .success();
     let rows = read_bank(&bank);
     assert_eq!(rows.len(), 60);
+    // The summary counts each band's seeds per rating, as the bank does.
+    let summary = crate::common::stderr_of(&run);
+    let counts = |band: &str| -> Vec<(String, usize)> {
+        let line = summary
+            .lines()
+            .skip_while(|l| !l.contains("seeds per rating, per band:"))
+            .find(|l| l.split_whitespace().next() == Some(band))
+            .unwrap_or_else(|| panic!("no {band} line in {summary}"));
+        line.split_whitespace()
+            .skip(1)
+            .collect::<Vec<_>>()
+            .chunks(2)
+            .map(|p| {
+                (
+                    p[0].trim_end_matches(':').to_string(),
+                    p[1].parse().unwrap(),
+                )
+            })
+            .collect()
+    };
+    for band in ["easy", "medium"] {
+        let mut in_bank: Vec<(String, usize)> = Vec::new();
+        for row in rows.iter().filter(|r| r.difficulty == band) {
+            match in_bank.iter_mut().find(|(r, _)| *r == row.rating) {
+                Some((_, n)) => *n += 1,
+                None => in_bank.push((row.rating.clone(), 1)),
+            }
+        }
+        in_bank.sort();
+        assert_eq!(counts(band), in_bank, "{band}");
+    }
     for row in &rows {
         let range = if row.difficulty == "easy" {
             30..=34
