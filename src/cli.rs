@@ -335,6 +335,9 @@ pub struct StatsArgs {
     /// Replace the --svg FILE if it exists (it is refused otherwise).
     #[arg(long)]
     pub force: bool,
+    /// Print the figures as one JSON object instead of text (schema in the README).
+    #[arg(long)]
+    pub json: bool,
     /// Worker threads, 1 to 1024 (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
     pub threads: Option<u32>,

@@ -21,7 +21,7 @@ use hdrhistogram::serialization::Deserializer;
 use hdrhistogram::Histogram;
 
 use crate::bank::Row;
-use crate::engine::bands::BandTable;
+use crate::engine::bands::{BandTable, Scale};
 use crate::engine::grid::Size;
 use crate::engine::rating::Technique;
 
@@ -43,6 +43,8 @@ pub struct BankStats {
     pub ratings: Vec<u64>,
     /// Rows per hardest technique, indexed like [`Technique::ALL`].
     pub techniques: Vec<u64>,
+    /// Per band, aligned with `per_band`: rated rows per rating in tenths.
+    pub band_ratings: Vec<Vec<u64>>,
 }
 
 impl BankStats {
@@ -65,15 +67,13 @@ impl BankStats {
     /// the set of canonical forms grows.
     pub fn add<C: AsRef<[u8]>>(&mut self, row: &Row<C>) {
         self.rows += 1;
-        let band = row.difficulty.as_str();
-        match self.per_band.iter_mut().find(|(name, _)| name == band) {
-            Some((_, n)) => *n += 1,
-            None => self.per_band.push((band.to_string(), 1)),
-        }
+        let band = self.band_index(row.difficulty.as_str());
+        self.per_band[band].1 += 1;
         let n_clues = row.puzzle.as_ref().iter().filter(|&&v| v != 0).count();
         self.clues[n_clues] += 1;
         if let Some(r) = row.rating {
             self.ratings[usize::from(r.rating)] += 1;
+            self.band_ratings[band][usize::from(r.rating)] += 1;
             if let Some(t) = Technique::ALL.iter().position(|&t| t == r.technique) {
                 self.techniques[t] += 1;
             }
@@ -85,12 +85,25 @@ impl BankStats {
         }
     }
 
+    /// The index of `band` in `per_band` (and `band_ratings`), added if new.
+    fn band_index(&mut self, band: &str) -> usize {
+        match self.per_band.iter().position(|(name, _)| name == band) {
+            Some(i) => i,
+            None => {
+                self.per_band.push((band.to_string(), 0));
+                self.band_ratings.push(vec![0; usize::from(u8::MAX) + 1]);
+                self.per_band.len() - 1
+            }
+        }
+    }
+
     pub fn merge(&mut self, other: BankStats) {
         self.rows += other.rows;
-        for (band, n) in other.per_band {
-            match self.per_band.iter_mut().find(|(name, _)| *name == band) {
-                Some((_, m)) => *m += n,
-                None => self.per_band.push((band, n)),
+        for ((band, n), ratings) in other.per_band.into_iter().zip(other.band_ratings) {
+            let i = self.band_index(&band);
+            self.per_band[i].1 += n;
+            for (a, b) in self.band_ratings[i].iter_mut().zip(ratings) {
+                *a += b;
             }
         }
         for (a, b) in self.clues.iter_mut().zip(other.clues) {
@@ -109,6 +122,24 @@ impl BankStats {
     /// Number of different canonical forms (essentially different puzzles).
     pub fn distinct_canonical(&self) -> usize {
         self.canonical.len()
+    }
+
+    /// Rated rows per rating (tenths) of each band, bands as [`Self::bands_in_order`].
+    pub fn band_ratings_in_order(&self, table: Option<&BandTable>) -> Vec<(String, Vec<u64>)> {
+        self.bands_in_order(table)
+            .into_iter()
+            .map(|(band, _)| {
+                let ratings = self
+                    .per_band
+                    .iter()
+                    .position(|(name, _)| *name == band)
+                    .map_or_else(
+                        || vec![0; self.ratings.len()],
+                        |i| self.band_ratings[i].clone(),
+                    );
+                (band, ratings)
+            })
+            .collect()
     }
 
     /// Rows per band: the bank's table order first (with zeros), then any other name
@@ -303,6 +334,44 @@ fn clue_buckets(clues: &[u64], lo: usize, hi: usize) -> Vec<(usize, usize, u64)>
         .collect()
 }
 
+/// The rating bins of `stats`' histograms, in tenths `(first, last)`, the last one
+/// open (`last` 255): whole steps (1.0–1.9, …) split at every band edge — those of
+/// the bank's rating table or, for a bank graded by clues, of the default rating
+/// table — so that no bin straddles two bands (1.0–1.4, 1.5–1.9, 2.0–2.4, 2.5–2.9, …
+/// with the default table), from 0.0 (a full grid rates 0.0) to 9.0+.
+pub fn rating_bins(table: Option<&BandTable>) -> Vec<(u16, u16)> {
+    let rating = match table {
+        Some(t) if t.scale() == Scale::Rating => t.clone(),
+        _ => BandTable::default_rating(),
+    };
+    let mut edges: Vec<u16> = (0..=9).map(|w| 10 * w).collect();
+    for b in rating.bands() {
+        edges.push(b.lo);
+        edges.push(b.hi.saturating_add(1));
+    }
+    edges.retain(|&e| e <= 90);
+    edges.sort_unstable();
+    edges.dedup();
+    let mut bins: Vec<(u16, u16)> = edges.windows(2).map(|w| (w[0], w[1] - 1)).collect();
+    bins.push((*edges.last().expect("0 is an edge"), u16::from(u8::MAX)));
+    bins
+}
+
+/// Rows of `ratings` (per tenth) in `bin`.
+fn bin_rows(ratings: &[u64], (first, last): (u16, u16)) -> u64 {
+    let last = usize::from(last).min(ratings.len() - 1);
+    ratings[usize::from(first)..=last].iter().sum()
+}
+
+/// `1.0-1.4`, or `9.0+` for the open bin.
+fn bin_label((first, last): (u16, u16)) -> String {
+    let t = |v: u16| format!("{}.{}", v / 10, v % 10);
+    match last {
+        255 => format!("{}+", t(first)),
+        _ => format!("{}-{}", t(first), t(last)),
+    }
+}
+
 /// The text report: rows per band, the clue histogram, canonical forms, latencies.
 pub fn render_text(
     stats: &BankStats,
@@ -346,15 +415,40 @@ pub fn render_text(
     let rated: u64 = stats.ratings.iter().sum();
     if rated > 0 {
         let _ = writeln!(out, "\ntechnique ratings (SE scale, {rated} rated rows):");
-        // One bar per whole rating step (1.0-1.9, 2.0-2.9, ...).
-        let steps: Vec<(usize, u64)> = (0..stats.ratings.len().div_ceil(10))
-            .map(|w| (w, stats.ratings.iter().skip(w * 10).take(10).sum()))
+        // Bins that meet the band edges, those with rows only.
+        let bins: Vec<((u16, u16), u64)> = rating_bins(table)
+            .into_iter()
+            .map(|bin| (bin, bin_rows(&stats.ratings, bin)))
             .filter(|&(_, n)| n > 0)
             .collect();
-        let top = steps.iter().map(|&(_, n)| n).max().unwrap_or(1).max(1);
-        for (w, n) in steps {
+        let top = bins.iter().map(|&(_, n)| n).max().unwrap_or(1).max(1);
+        for &(bin, n) in &bins {
             let bar = "#".repeat(((n * 40).div_ceil(top)) as usize);
-            let _ = writeln!(out, "  {w:>2}.0-{w}.9 {bar:<40} {n:>12} {:>6.1}%", pct(n));
+            let _ = writeln!(
+                out,
+                "  {:>9} {bar:<40} {n:>12} {:>6.1}%",
+                bin_label(bin),
+                pct(n)
+            );
+        }
+        let _ = writeln!(out, "\nratings per band (rated rows, in the bins above):");
+        let width = bins
+            .iter()
+            .map(|&(bin, _)| bin_label(bin).len())
+            .max()
+            .unwrap_or(0)
+            .max(8);
+        let mut header = format!("  {:<12}", "band");
+        for &(bin, _) in &bins {
+            let _ = write!(header, " {:>width$}", bin_label(bin));
+        }
+        let _ = writeln!(out, "{header}");
+        for (band, ratings) in stats.band_ratings_in_order(table) {
+            let mut line = format!("  {band:<12}");
+            for &(bin, _) in &bins {
+                let _ = write!(line, " {:>width$}", bin_rows(&ratings, bin));
+            }
+            let _ = writeln!(out, "{line}");
         }
         let _ = writeln!(out, "\nhardest technique:");
         let mut by_count: Vec<(usize, u64)> = stats
@@ -397,6 +491,85 @@ pub fn render_text(
         }
     }
     out
+}
+
+/// The figures of [`render_text`] as one JSON object (`stats --json`, documented in
+/// the README): ratings as numbers with one decimal, latencies in microseconds.
+/// `complete` and `problems` say what the figures cover.
+pub fn render_json(
+    stats: &BankStats,
+    table: Option<&BandTable>,
+    latencies: &[StageLatency],
+    complete: bool,
+    problems: &[String],
+) -> String {
+    use serde_json::json;
+    let rating = |tenths: usize| tenths as f64 / 10.0;
+    let per_rating = |ratings: &[u64]| -> Vec<serde_json::Value> {
+        ratings
+            .iter()
+            .enumerate()
+            .filter(|&(_, &n)| n > 0)
+            .map(|(r, &n)| json!({"rating": rating(r), "rows": n}))
+            .collect()
+    };
+    let band_ratings = stats.band_ratings_in_order(table);
+    let bands: Vec<serde_json::Value> = stats
+        .bands_in_order(table)
+        .into_iter()
+        .zip(band_ratings)
+        .map(|((name, rows), (_, ratings))| {
+            json!({"name": name, "rows": rows, "ratings": per_rating(&ratings)})
+        })
+        .collect();
+    let clues: Vec<serde_json::Value> = stats
+        .clues
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(c, &n)| json!({"clues": c, "rows": n}))
+        .collect();
+    let bins: Vec<serde_json::Value> = rating_bins(table)
+        .into_iter()
+        .map(|bin| {
+            json!({
+                "from": rating(usize::from(bin.0)),
+                "to": (bin.1 != 255).then(|| rating(usize::from(bin.1))),
+                "rows": bin_rows(&stats.ratings, bin),
+            })
+        })
+        .collect();
+    let techniques: Vec<serde_json::Value> = stats
+        .techniques
+        .iter()
+        .enumerate()
+        .filter(|&(_, &n)| n > 0)
+        .map(|(t, &n)| json!({"technique": Technique::ALL[t].name(), "rows": n}))
+        .collect();
+    let stages: Vec<serde_json::Value> = latencies
+        .iter()
+        .map(|l| {
+            json!({
+                "stage": l.stage, "count": l.count, "p50_us": l.p50 / 1000.0,
+                "p90_us": l.p90 / 1000.0, "p99_us": l.p99 / 1000.0, "max_us": l.max / 1000.0,
+            })
+        })
+        .collect();
+    let object = json!({
+        "rows": stats.rows,
+        "complete": complete,
+        "problems": problems,
+        "bands": bands,
+        "clues": clues,
+        "rated_rows": stats.ratings.iter().sum::<u64>(),
+        "ratings": per_rating(&stats.ratings),
+        "rating_bins": bins,
+        "techniques": techniques,
+        "distinct_canonical": stats.distinct_canonical(),
+        "with_canonical": stats.with_canonical,
+        "stages": stages,
+    });
+    format!("{object:#}\n")
 }
 
 /// The SVG chart: the clue distribution and, when there are interval logs, the
@@ -551,6 +724,41 @@ mod tests {
     }
 
     #[test]
+    fn rating_bins_meet_the_band_edges() {
+        let default: Vec<(u16, u16)> = rating_bins(None);
+        for bin in [
+            (10, 14),
+            (15, 19),
+            (20, 24),
+            (25, 29),
+            (30, 39),
+            (50, 59),
+            (70, 79),
+        ] {
+            assert!(default.contains(&bin), "{bin:?} in {default:?}");
+        }
+        assert_eq!(default.first(), Some(&(0, 9)));
+        assert_eq!(default.last(), Some(&(90, 255)));
+        let own = BandTable::parse_rating("gentle=1.0-2.0,tough=4.0-6.0,mad=8.0+").unwrap();
+        let bins = rating_bins(Some(&own));
+        for bin in [
+            (10, 19),
+            (20, 20),
+            (21, 29),
+            (40, 49),
+            (60, 60),
+            (61, 69),
+            (80, 89),
+        ] {
+            assert!(bins.contains(&bin), "{bin:?} in {bins:?}");
+        }
+        // Contiguous: each bin starts where the last one ended.
+        assert!(bins.windows(2).all(|w| w[0].1 + 1 == w[1].0));
+        assert_eq!(bin_label((90, 255)), "9.0+");
+        assert_eq!(bin_label((15, 19)), "1.5-1.9");
+    }
+
+    #[test]
     fn counts_bands_clues_and_canonical_forms() {
         let mut a = BankStats::new();
         a.add(&row(24, "hard", 1));
@@ -579,7 +787,8 @@ mod tests {
             text.contains("technique ratings (SE scale, 3 rated rows)"),
             "{text}"
         );
-        assert!(text.contains("   1.0-1.9 "), "{text}");
+        assert!(text.contains("    1.0-1.4 "), "{text}");
+        assert!(text.contains("ratings per band"), "{text}");
         let line = format!("  {:<24} {:>12} {:>6.1}%", "full-house", 2, 66.7);
         assert!(text.contains(&line), "{text}");
         assert!(

@@ -81,7 +81,18 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     }
 
     let (latencies, rates) = read_histograms(&dir.join(HISTOGRAMS));
-    write_stdout(&stats::render_text(&total, table.as_ref(), &latencies))?;
+    let report = if args.json {
+        stats::render_json(
+            &total,
+            table.as_ref(),
+            &latencies,
+            manifest.complete,
+            &problems,
+        )
+    } else {
+        stats::render_text(&total, table.as_ref(), &latencies)
+    };
+    write_stdout(&report)?;
 
     if let Some(svg_path) = &args.svg {
         let svg = stats::render_svg(&total, &rates)

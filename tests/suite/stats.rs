@@ -320,4 +320,106 @@ fn a_shard_that_fails_its_checksum_is_named_and_exits_1() {
     assert_eq!(run.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("bank-00000.csv.zst"), "{stderr}");
     assert!(stderr.contains("sudoku-factory verify"), "{stderr}");
+    // The JSON names it too.
+    let run = factory()
+        .args(["stats", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(1));
+    let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let problems = json["problems"].as_array().unwrap();
+    assert!(
+        problems
+            .iter()
+            .any(|p| p.as_str().unwrap().contains("bank-00000.csv.zst")),
+        "{json}"
+    );
+}
+
+/// `stats --json` read back: every figure agrees with the bank as the csv crate
+/// reads it, and the rating bins meet the bands' edges.
+#[test]
+fn stats_json_agrees_with_the_bank_and_its_bins_meet_the_band_edges() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = generate(dir.path().join("rated"))
+        .args(["--grade", "rating"])
+        .count(200)
+        .variants(2)
+        .seed(3)
+        .bank();
+    let rows = read_bank(&out);
+    let run = factory()
+        .args(["stats", "--json"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(0), "{}", common::stderr_of(&run));
+    let json: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let n = |v: &serde_json::Value| v.as_u64().unwrap();
+    assert_eq!(n(&json["rows"]), rows.len() as u64);
+    assert_eq!(json["complete"], true);
+    assert_eq!(json["problems"].as_array().unwrap().len(), 0);
+    // Bands in the table's order, each with its rows per rating.
+    let names: Vec<&str> = json["bands"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|b| b["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["easy", "medium", "hard", "diabolical", "extreme"]);
+    let mut expected: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for row in &rows {
+        *expected
+            .entry((row.difficulty.clone(), row.rating.clone()))
+            .or_default() += 1;
+    }
+    let mut stated: BTreeMap<(String, String), u64> = BTreeMap::new();
+    for band in json["bands"].as_array().unwrap() {
+        let name = band["name"].as_str().unwrap().to_string();
+        let ratings = band["ratings"].as_array().unwrap();
+        let sum: u64 = ratings.iter().map(|r| n(&r["rows"])).sum();
+        assert_eq!(sum, n(&band["rows"]), "{name}");
+        for r in ratings {
+            let rating = format!("{:.1}", r["rating"].as_f64().unwrap());
+            stated.insert((name.clone(), rating), n(&r["rows"]));
+        }
+    }
+    assert_eq!(stated, expected);
+    // Clue counts.
+    let mut clues: BTreeMap<u64, u64> = BTreeMap::new();
+    for row in &rows {
+        *clues.entry(u64::from(row.clues)).or_default() += 1;
+    }
+    let stated: BTreeMap<u64, u64> = json["clues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| (n(&c["clues"]), n(&c["rows"])))
+        .collect();
+    assert_eq!(stated, clues);
+    // Bins: every rated row in one, none across an edge of the default table.
+    let bins = json["rating_bins"].as_array().unwrap();
+    let in_bins: u64 = bins.iter().map(|b| n(&b["rows"])).sum();
+    assert_eq!(in_bins, n(&json["rated_rows"]));
+    assert_eq!(in_bins, rows.len() as u64);
+    for b in bins {
+        let from = (b["from"].as_f64().unwrap() * 10.0).round() as u64;
+        let to = b["to"]
+            .as_f64()
+            .map_or(u64::MAX, |t| (t * 10.0).round() as u64);
+        for edge in [15, 25, 50, 70] {
+            assert!(!(from < edge && edge <= to), "{b} straddles {edge}");
+        }
+    }
+    assert_eq!(
+        n(&json["distinct_canonical"]),
+        100,
+        "100 seeds, 2 variants each"
+    );
+    // The text report has the same table.
+    let text = factory().arg("stats").arg(&out).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(text.contains("ratings per band"), "{text}");
+    assert!(text.contains("    1.5-1.9 "), "{text}");
 }
