@@ -487,9 +487,11 @@ pub struct RenderArgs {
     /// Only puzzles of these bands, comma-separated or repeated (e.g. hard,expert).
     #[arg(long, value_name = "BAND", value_delimiter = ',', value_parser = parse_band_name)]
     pub difficulty: Vec<String>,
-    /// Exactly N puzzles (more than are available is an error); default: all.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
-    pub count: Option<u64>,
+    /// Exactly N puzzles (more than are available is an error), or N of each band
+    /// named and none of the others (`--count easy=40,medium=40,hard=40`); default:
+    /// all.
+    #[arg(long, value_name = "N|BAND=N,...")]
+    pub count: Option<crate::render::select::Count>,
     /// Seed of the pick with --count: the same seed and input pick the same puzzles.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -513,6 +515,11 @@ pub struct RenderArgs {
     /// large print, and a count that would is refused).
     #[arg(long, value_parser = parse_per_page)]
     pub per_page: Option<usize>,
+    /// What each puzzle's caption shows beside its number, comma-separated from
+    /// `number`, `band`, `rating` (SE), `technique` (the hardest step: a spoiler).
+    /// Default: the number only.
+    #[arg(long, value_name = "FIELDS", default_value = "number")]
+    pub caption: crate::render::layout::Caption,
     /// Large print: bigger digits, captions and lines; 1 or 2 puzzles a page.
     #[arg(long)]
     pub large_print: bool,

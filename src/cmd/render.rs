@@ -64,6 +64,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
                 (false, _) => 4,
             }),
         large_print: args.large_print,
+        caption: args.caption,
     };
     book_config.check()?;
     // `-` is standard input here (INPUT, --exclude), never an output's name.
@@ -386,7 +387,7 @@ fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puz
     let mut selector = Selector::new(Config {
         band_order,
         difficulty: args.difficulty.clone(),
-        count: args.count.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
+        count: args.count.clone(),
         seed: args.seed,
         allow_variants: args.allow_variants,
         exclude,

@@ -171,6 +171,43 @@ pub struct BookConfig {
     pub per_page: usize,
     /// Larger grids, digits, captions and lines; 1 or 2 puzzles a page.
     pub large_print: bool,
+    /// What a puzzle's caption shows beside its number.
+    pub caption: Caption,
+}
+
+/// What a puzzle's caption shows beside its number (`render --caption`): by default
+/// nothing (a printed book's reader needs no band under a band's heading, and a
+/// technique name is a spoiler); the band, the SE rating and the hardest technique on
+/// request.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Caption {
+    pub band: bool,
+    pub rating: bool,
+    pub technique: bool,
+}
+
+impl std::str::FromStr for Caption {
+    type Err = String;
+
+    /// A comma-separated list of `number`, `band`, `rating`, `technique` (the number
+    /// is always shown; `number` alone is the default).
+    fn from_str(text: &str) -> Result<Caption, String> {
+        let mut caption = Caption::default();
+        for field in text.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+            match field {
+                "number" => {}
+                "band" => caption.band = true,
+                "rating" => caption.rating = true,
+                "technique" => caption.technique = true,
+                _ => {
+                    return Err(format!(
+                        "{field:?} is not a caption field (number, band, rating, technique)"
+                    ))
+                }
+            }
+        }
+        Ok(caption)
+    }
 }
 
 /// The puzzle counts a page takes.
@@ -523,6 +560,7 @@ struct SlotGeometry {
 struct PageBuilder<'a> {
     fonts: &'a Fonts,
     style: &'a Style,
+    caption: Caption,
     trim: [f32; 4],
     media: (f32, f32),
     /// Live area: left, top, right, bottom.
@@ -558,6 +596,7 @@ impl<'a> PageBuilder<'a> {
         PageBuilder {
             fonts,
             style,
+            caption: config.caption,
             trim,
             media,
             live,
@@ -653,7 +692,7 @@ impl<'a> PageBuilder<'a> {
     }
 
     /// The caption above a grid at (gx, baseline): the number in bold on the left;
-    /// for a puzzle, its band and rating on the right.
+    /// for a puzzle, the fields of [`Caption`] asked for on the right.
     fn caption(
         &mut self,
         p: &Puzzle,
@@ -675,10 +714,20 @@ impl<'a> PageBuilder<'a> {
         if solution {
             return;
         }
-        let mut right = title_case(&p.band);
-        if let (Some(r), Some((_, technique))) = (p.rating_text(), &p.rating) {
-            right = format!("{right} · SE {r} {technique}");
+        let mut fields = Vec::new();
+        if self.caption.band {
+            fields.push(title_case(&p.band));
         }
+        if let (true, Some(r)) = (self.caption.rating, p.rating_text()) {
+            fields.push(format!("SE {r}"));
+        }
+        if let (true, Some((_, technique))) = (self.caption.technique, &p.rating) {
+            fields.push(technique.clone());
+        }
+        if fields.is_empty() {
+            return;
+        }
+        let right = fields.join(" · ");
         // A long technique name on a small grid: set smaller rather than overlap the
         // number or leave the grid's width.
         let room = side - number_width - size;
@@ -929,6 +978,11 @@ mod tests {
                         bleed: false,
                         per_page,
                         large_print,
+                        caption: Caption {
+                            band: true,
+                            rating: true,
+                            technique: true,
+                        },
                     };
                     (config, size)
                 })
@@ -1113,6 +1167,7 @@ mod tests {
             bleed: false,
             per_page: 4,
             large_print: false,
+            caption: Caption::default(),
         };
         // 5 easy (2 pages) + 5 expert (2 pages), then 10 solutions on one page.
         let book = book(&puzzles(Size::Nine, 10), &config, &fonts).unwrap();

@@ -355,6 +355,7 @@ mod tests {
             bleed: false,
             per_page: 1,
             large_print: false,
+            caption: Default::default(),
         };
         let b = book(&[p], &config, &fonts).unwrap();
         let meta = Meta {

@@ -11,12 +11,14 @@
 //! 4. with `--count N`, the N candidates with the smallest seeded hash of their givens:
 //!    a deterministic pick that depends on `--seed` and the puzzles, not on the order
 //!    or size of the rest of the input — and held in a bounded heap, so a bank of
-//!    millions of rows costs N puzzles of memory (plus 16 bytes per class seen);
-//! 5. book order: band (the band table's order: easy before expert), then more clues
-//!    first (easier first within a band), then input order.
+//!    millions of rows costs N puzzles of memory (plus 16 bytes per class seen); with
+//!    `--count easy=40,hard=40`, the same pick within each band named, and only those;
+//! 5. book order: band (the band table's order: easy before expert), then within a
+//!    band the lower rating first, then more clues first (easier first), then input
+//!    order.
 //!
-//! A count larger than what is left after 1–3 is an error, so a book is never
-//! silently short.
+//! A count larger than what is left after 1–3 (in its band, for a per-band count) is
+//! an error, so a book is never silently short.
 
 use std::cmp::Ordering;
 use std::collections::{BinaryHeap, HashSet};
@@ -47,13 +49,52 @@ pub struct Config {
     /// Keep only these bands (empty: all).
     pub difficulty: Vec<String>,
     /// How many puzzles (None: every eligible one).
-    pub count: Option<usize>,
+    pub count: Option<Count>,
     /// Seed of the pick when `count` is set.
     pub seed: u64,
     /// Keep every variant of a class instead of the first.
     pub allow_variants: bool,
     /// Classes to skip (keys of canonical forms).
     pub exclude: HashSet<u128>,
+}
+
+/// How many puzzles a book holds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Count {
+    /// This many, from every band selected.
+    Total(usize),
+    /// This many of each band named, and none of the others.
+    PerBand(Vec<(String, usize)>),
+}
+
+impl std::str::FromStr for Count {
+    type Err = String;
+
+    /// `N`, or `BAND=N[,BAND=N...]` (each N at least 1, no band twice).
+    fn from_str(text: &str) -> Result<Count, String> {
+        let number = |t: &str| match t.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => Ok(n),
+            _ => Err(format!("{t:?} is not a count of 1 or more")),
+        };
+        if !text.contains('=') {
+            return number(text).map(Count::Total);
+        }
+        let mut bands: Vec<(String, usize)> = Vec::new();
+        for item in text.split(',').map(str::trim).filter(|i| !i.is_empty()) {
+            let (band, n) = item
+                .split_once('=')
+                .ok_or_else(|| format!("{item:?}: expected BAND=N, e.g. medium=40"))?;
+            let band = band.trim();
+            if band.is_empty() {
+                return Err(format!("{item:?}: a band name before '='"));
+            }
+            if bands.iter().any(|(b, _)| b == band) {
+                return Err(format!("band {band:?} is counted twice"));
+            }
+            bands.push((band.to_string(), number(n)?));
+        }
+        Ok(Count::PerBand(bands))
+    }
 }
 
 /// Why a selection cannot be made.
@@ -65,6 +106,17 @@ pub enum SelectError {
         if *.available == 1 { "is" } else { "are" }
     )]
     TooFew {
+        asked: usize,
+        available: u64,
+        why: String,
+    },
+    #[error(
+        "--count {band}={asked}: only {} {} available in band {band:?} ({why}); lower it or add input",
+        crate::util::text::counted(*.available, "distinct puzzle"),
+        if *.available == 1 { "is" } else { "are" }
+    )]
+    TooFewInBand {
+        band: String,
         asked: usize,
         available: u64,
         why: String,
@@ -101,8 +153,9 @@ impl Ord for Picked {
 pub struct Selector {
     config: Config,
     seen: HashSet<u128>,
-    /// With a count: a max-heap of the `count` smallest keys so far.
-    heap: BinaryHeap<Picked>,
+    /// With a count: per pick (one, or one per band counted), a max-heap of its
+    /// count's smallest keys so far, and its eligible candidates.
+    heaps: Vec<(BinaryHeap<Picked>, u64)>,
     /// Without a count: every eligible candidate.
     all: Vec<(u64, Candidate)>,
     offered: u64,
@@ -114,10 +167,15 @@ pub struct Selector {
 
 impl Selector {
     pub fn new(config: Config) -> Selector {
+        let picks = match &config.count {
+            None => 0,
+            Some(Count::Total(_)) => 1,
+            Some(Count::PerBand(bands)) => bands.len(),
+        };
         Selector {
             config,
             seen: HashSet::new(),
-            heap: BinaryHeap::new(),
+            heaps: (0..picks).map(|_| (BinaryHeap::new(), 0)).collect(),
             all: Vec::new(),
             offered: 0,
             eligible: 0,
@@ -132,6 +190,20 @@ impl Selector {
         let order = self.offered;
         self.offered += 1;
         let c = &self.config;
+        // The pick a candidate goes to, with that pick's count.
+        let pick = match &c.count {
+            None => None,
+            Some(Count::Total(n)) => Some((0, *n)),
+            Some(Count::PerBand(bands)) => {
+                match bands.iter().position(|(b, _)| *b == candidate.band) {
+                    Some(i) => Some((i, bands[i].1)),
+                    None => {
+                        self.other_bands += 1;
+                        return;
+                    }
+                }
+            }
+        };
         if !c.difficulty.is_empty() && !c.difficulty.contains(&candidate.band) {
             self.other_bands += 1;
             return;
@@ -145,17 +217,19 @@ impl Selector {
             return;
         }
         self.eligible += 1;
-        match c.count {
+        match pick {
             None => self.all.push((order, candidate)),
-            Some(n) => {
+            Some((i, n)) => {
                 let key = twox_hash::XxHash3_64::oneshot_with_seed(c.seed, &candidate.givens);
-                self.heap.push(Picked {
+                let (heap, eligible) = &mut self.heaps[i];
+                *eligible += 1;
+                heap.push(Picked {
                     key,
                     order,
                     candidate,
                 });
-                if self.heap.len() > n {
-                    self.heap.pop();
+                if heap.len() > n {
+                    heap.pop();
                 }
             }
         }
@@ -180,21 +254,35 @@ impl Selector {
                 " (--allow-variants keeps them)"
             }
         );
-        if let Some(n) = self.config.count {
-            if (n as u64) > self.eligible {
+        match &self.config.count {
+            Some(Count::Total(n)) if *n as u64 > self.eligible => {
                 return Err(SelectError::TooFew {
-                    asked: n,
+                    asked: *n,
                     available: self.eligible,
                     why,
                 });
             }
+            Some(Count::PerBand(bands)) => {
+                for ((band, n), (_, eligible)) in bands.iter().zip(&self.heaps) {
+                    if *n as u64 > *eligible {
+                        return Err(SelectError::TooFewInBand {
+                            band: band.clone(),
+                            asked: *n,
+                            available: *eligible,
+                            why,
+                        });
+                    }
+                }
+            }
+            _ => {}
         }
         if self.eligible == 0 {
             return Err(SelectError::Empty { why });
         }
         let mut chosen: Vec<(u64, Candidate)> = if self.config.count.is_some() {
-            self.heap
+            self.heaps
                 .into_iter()
+                .flat_map(|(heap, _)| heap.into_iter())
                 .map(|p| (p.order, p.candidate))
                 .collect()
         } else {
@@ -202,10 +290,13 @@ impl Selector {
         };
         let order = &self.config.band_order;
         let band_rank = |band: &str| order.iter().position(|b| b == band).unwrap_or(order.len());
+        // Unrated puzzles (a clue-graded bank rated with --no-rating) order by clues.
+        let rating = |c: &Candidate| c.rating.as_ref().map_or(0, |(r, _)| *r);
         chosen.sort_by(|(oa, a), (ob, b)| {
             band_rank(&a.band)
                 .cmp(&band_rank(&b.band))
                 .then_with(|| a.band.cmp(&b.band))
+                .then_with(|| rating(a).cmp(&rating(b)))
                 .then_with(|| clues(b).cmp(&clues(a)))
                 .then_with(|| oa.cmp(ob))
         });
@@ -306,7 +397,7 @@ mod tests {
         let picked = |seed| {
             run(
                 Config {
-                    count: Some(5),
+                    count: Some(Count::Total(5)),
                     seed,
                     ..config()
                 },
@@ -318,7 +409,7 @@ mod tests {
         assert_ne!(picked(7), picked(8), "another seed picks others");
         let too_many = run(
             Config {
-                count: Some(19),
+                count: Some(Count::Total(19)),
                 exclude: HashSet::from([3, 4]),
                 ..config()
             },
@@ -343,5 +434,56 @@ mod tests {
             &cands,
         );
         assert!(matches!(easy, Err(SelectError::Empty { .. })));
+    }
+
+    #[test]
+    fn per_band_counts_pick_in_each_band_and_order_by_rating_then_clues() {
+        let mut cands: Vec<Candidate> = Vec::new();
+        for i in 0..30u128 {
+            let band = ["easy", "medium", "hard"][i as usize % 3];
+            let mut c = cand(band, 24 + (i as usize * 7) % 10, i);
+            c.rating = Some((20 + (i as u8 * 13) % 30, "x".into()));
+            cands.push(c);
+        }
+        let per_band = Count::PerBand(vec![("hard".into(), 4), ("easy".into(), 3)]);
+        let got = run(
+            Config {
+                count: Some(per_band),
+                ..config()
+            },
+            &cands,
+        )
+        .unwrap();
+        let bands: Vec<&str> = got.iter().map(|p| p.band.as_str()).collect();
+        assert_eq!(
+            bands,
+            ["easy", "easy", "easy", "hard", "hard", "hard", "hard"]
+        );
+        for w in got.windows(2).filter(|w| w[0].band == w[1].band) {
+            let key = |p: &Puzzle| (p.rating.as_ref().unwrap().0, std::cmp::Reverse(p.n_clues()));
+            assert!(key(&w[0]) <= key(&w[1]), "{:?} then {:?}", w[0], w[1]);
+        }
+        let too_many = run(
+            Config {
+                count: Some(Count::PerBand(vec![("medium".into(), 11)])),
+                ..config()
+            },
+            &cands,
+        );
+        assert!(
+            matches!(&too_many, Err(SelectError::TooFewInBand { band, asked: 11, available: 10, .. }) if band == "medium"),
+            "{too_many:?}"
+        );
+        assert_eq!("12".parse::<Count>(), Ok(Count::Total(12)));
+        assert_eq!(
+            "easy=40, very-hard=2".parse::<Count>(),
+            Ok(Count::PerBand(vec![
+                ("easy".into(), 40),
+                ("very-hard".into(), 2)
+            ]))
+        );
+        for bad in ["0", "x", "easy=0", "easy=1,easy=2", "=3", "easy"] {
+            assert!(bad.parse::<Count>().is_err(), "{bad}");
+        }
     }
 }

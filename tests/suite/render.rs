@@ -828,3 +828,72 @@ fn a_hyphenated_band_reads_as_words_in_the_book() {
     assert!(text.contains("Very hard"), "{text}");
     assert!(!text.contains("Very-hard"), "{text}");
 }
+
+/// `--count BAND=N,...` makes one section of N per band, each ordered by rating then
+/// clues (read back from the PDF's captions with poppler, and from `--txt`); the
+/// default caption is the number alone.
+#[test]
+fn a_book_of_forty_per_band_in_rating_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank"))
+        .args(["--grade", "rating"])
+        .count(300)
+        .seed(21)
+        .bank();
+    let rows = read_bank(&bank);
+    let (pdf, txt) = (dir.path().join("book.pdf"), dir.path().join("book.txt"));
+    let count = ["--count", "easy=40,medium=40,hard=40", "-q"];
+    render(&bank, &count)
+        .args(["--caption", "band,rating", "--pdf"])
+        .arg(&pdf)
+        .arg("--txt")
+        .arg(&txt)
+        .assert()
+        .success();
+    // Every puzzle caption: "#N Band · SE r".
+    let text = poppler("pdftotext", &["-layout"], &pdf);
+    let words: Vec<&str> = text.split_whitespace().collect();
+    let captions: Vec<(usize, &str, &str)> = words
+        .windows(5)
+        .filter(|w| w[0].starts_with('#') && w[2] == "·" && w[3] == "SE")
+        .map(|w| (w[0][1..].parse().unwrap(), w[1], w[4]))
+        .collect();
+    let numbers: Vec<usize> = captions.iter().map(|c| c.0).collect();
+    assert_eq!(numbers, (1..=120).collect::<Vec<_>>(), "{text}");
+    let givens = lines_of(&txt);
+    assert_eq!(givens.len(), 120);
+    for (k, band) in ["Easy", "Medium", "Hard"].into_iter().enumerate() {
+        let section = &captions[40 * k..40 * (k + 1)];
+        assert!(section.iter().all(|c| c.1 == band), "{section:?}");
+        // Lower rating first; equal ratings, more clues first.
+        let keys: Vec<(f64, std::cmp::Reverse<u16>)> = section
+            .iter()
+            .map(|&(n, _, rating)| {
+                let row = rows.iter().find(|r| r.puzzle == givens[n - 1]).unwrap();
+                assert_eq!(row.rating, rating, "#{n}");
+                (rating.parse().unwrap(), std::cmp::Reverse(row.clues))
+            })
+            .collect();
+        assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{band}: {keys:?}");
+    }
+    // By default the caption is the number: no band, no rating, no technique.
+    let plain = dir.path().join("plain.pdf");
+    render(&bank, &count)
+        .arg("--pdf")
+        .arg(&plain)
+        .assert()
+        .success();
+    let text = poppler("pdftotext", &["-layout"], &plain);
+    assert!(!text.contains("SE ") && !text.contains('·'), "{text}");
+    assert!(text.contains("#120"), "{text}");
+    // A band asked for more than it holds is named.
+    let run = render(&bank, &["--count", "easy=61", "--pdf"])
+        .arg(dir.path().join("short.pdf"))
+        .assert()
+        .code(2);
+    let stderr = crate::common::stderr_of(&run);
+    assert!(
+        stderr.contains("only 60 distinct puzzles are available in band \"easy\""),
+        "{stderr}"
+    );
+}
