@@ -203,8 +203,9 @@ pub struct GenerateArgs {
     pub bands: String,
     /// What the bands grade by: `clues` (clue counts) or `rating` (the SE technique
     /// rating, 9x9 only; default table easy 1.0-1.4, medium 1.5-2.4, hard 2.5-4.9,
-    /// diabolical 5.0-6.9, extreme 7.0+). Rating bands carve and retry until the
-    /// rating lands in the seed's band.
+    /// diabolical 5.0-6.9, extreme 7.0+, each with a clue range: easy at most 45
+    /// clues, medium 40, the others 36). Rating bands carve and retry until the
+    /// rating, and the clue count, land in the seed's band.
     #[arg(long, value_enum, default_value_t = GradeArg::Clues)]
     pub grade: GradeArg,
     /// How to fill complete grids.
@@ -515,6 +516,11 @@ pub struct RenderArgs {
     /// large print, and a count that would is refused).
     #[arg(long, value_parser = parse_per_page)]
     pub per_page: Option<usize>,
+    /// With a puzzle file: band its lines by `clues` (the size's default clue table)
+    /// or by `rating` (the default rating table, 9x9). Lines are rated either way
+    /// (9x9), for the book's order and `--caption rating`; a bank keeps its own bands.
+    #[arg(long, value_enum, default_value_t = GradeArg::Clues)]
+    pub grade: GradeArg,
     /// What each puzzle's caption shows beside its number, comma-separated from
     /// `number`, `band`, `rating` (SE), `technique` (the hardest step: a spoiler).
     /// Default: the number only.

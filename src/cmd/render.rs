@@ -23,8 +23,8 @@ use rayon::prelude::*;
 
 use crate::bank::format::class_key;
 use crate::bank::{self, format::Manifest};
-use crate::cli::RenderArgs;
-use crate::engine::bands::BandTable;
+use crate::cli::{GradeArg, RenderArgs};
+use crate::engine::bands::{BandTable, Scale};
 use crate::engine::board::{Board, Verdict};
 use crate::engine::grid::{parse_board, ParseError, Size};
 use crate::render::font::Fonts;
@@ -378,7 +378,7 @@ fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puz
             .params
             .band_table(B::SIZE)
             .unwrap_or_else(|| BandTable::default_for(B::SIZE)),
-        Source::Lines(_) => BandTable::default_for(B::SIZE),
+        Source::Lines(_) => lines_table::<B>(args)?,
     }
     .bands()
     .iter()
@@ -413,20 +413,25 @@ fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puz
         }
         Source::Lines(lines) => {
             let name = input_name(&args.input);
-            let table = BandTable::default_for(B::SIZE);
+            let table = lines_table::<B>(args)?;
             let mut bad = Vec::new();
             for (line_no, line) in &lines {
                 match solve_line::<B>(line, *line_no) {
                     Ok((givens, solution)) => {
                         let n_clues = givens.as_ref().iter().filter(|&&v| v != 0).count();
-                        let band = table.grade(n_clues as u16).map_or_else(
-                            || "unbanded".to_string(),
-                            |i| table.bands()[i].name.clone(),
-                        );
+                        // Rated on the way in (9x9): a book made from `--txt` keeps
+                        // the order and captions a bank's would have.
+                        let rating = B::rate_solved(&givens, &solution, u8::MAX);
+                        let band = table
+                            .grade_puzzle(n_clues as u16, rating.map(|r| r.rating))
+                            .map_or_else(
+                                || "unbanded".to_string(),
+                                |i| table.bands()[i].name.clone(),
+                            );
                         selector.offer(Candidate {
                             size: B::SIZE,
                             band,
-                            rating: None,
+                            rating: rating.map(|r| (r.rating, r.technique.name().to_string())),
                             givens: givens.as_ref().to_vec(),
                             solution: solution.as_ref().to_vec(),
                             class: class_key::<B>(&B::canonical_form(&givens)),
@@ -455,6 +460,16 @@ fn select<B: Board>(args: &RenderArgs, source: Source) -> anyhow::Result<Vec<Puz
         }
     }
     Ok(selector.finish()?)
+}
+
+/// The band table of a puzzle file's lines: the size's default clue table, or with
+/// `--grade rating` the default rating table (9x9 only).
+fn lines_table<B: Board>(args: &RenderArgs) -> anyhow::Result<BandTable> {
+    Ok(match args.grade {
+        GradeArg::Clues => BandTable::default_for(B::SIZE),
+        GradeArg::Rating => BandTable::parse_scaled("default", B::SIZE, Scale::Rating)
+            .map_err(|e| anyhow::anyhow!("--grade rating: {e}"))?,
+    })
 }
 
 /// Parses and solves one puzzle line: its givens and its unique solution, or what is

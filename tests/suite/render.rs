@@ -876,6 +876,31 @@ fn a_book_of_forty_per_band_in_rating_order() {
             .collect();
         assert!(keys.windows(2).all(|w| w[0] <= w[1]), "{band}: {keys:?}");
     }
+    // The book's --txt rendered again, rated and banded by rating on the way in, is
+    // the same book (regression: a puzzle file was banded by clue count, unrated).
+    let again = dir.path().join("again.pdf");
+    render(
+        &txt,
+        &[
+            "--grade",
+            "rating",
+            "--caption",
+            "band,rating",
+            "-q",
+            "--pdf",
+        ],
+    )
+    .arg(&again)
+    .assert()
+    .success();
+    let text_again = poppler("pdftotext", &["-layout"], &again);
+    let words_again: Vec<&str> = text_again.split_whitespace().collect();
+    let captions_again: Vec<(usize, &str, &str)> = words_again
+        .windows(5)
+        .filter(|w| w[0].starts_with('#') && w[2] == "·" && w[3] == "SE")
+        .map(|w| (w[0][1..].parse().unwrap(), w[1], w[4]))
+        .collect();
+    assert_eq!(captions_again, captions);
     // By default the caption is the number: no band, no rating, no technique.
     let plain = dir.path().join("plain.pdf");
     render(&bank, &count)
