@@ -505,14 +505,17 @@ pub fn render_json(
 ) -> String {
     use serde_json::json;
     let rating = |tenths: usize| tenths as f64 / 10.0;
-    let per_rating = |ratings: &[u64]| -> Vec<serde_json::Value> {
-        ratings
+    // One object per count that is not zero, from its index and the count.
+    let nonzero = |counts: &[u64], item: &dyn Fn(usize, u64) -> serde_json::Value| {
+        counts
             .iter()
             .enumerate()
             .filter(|&(_, &n)| n > 0)
-            .map(|(r, &n)| json!({"rating": rating(r), "rows": n}))
-            .collect()
+            .map(|(i, &n)| item(i, n))
+            .collect::<Vec<_>>()
     };
+    let per_rating =
+        |ratings: &[u64]| nonzero(ratings, &|r, n| json!({"rating": rating(r), "rows": n}));
     let band_ratings = stats.band_ratings_in_order(table);
     let bands: Vec<serde_json::Value> = stats
         .bands_in_order(table)
@@ -522,13 +525,7 @@ pub fn render_json(
             json!({"name": name, "rows": rows, "ratings": per_rating(&ratings)})
         })
         .collect();
-    let clues: Vec<serde_json::Value> = stats
-        .clues
-        .iter()
-        .enumerate()
-        .filter(|&(_, &n)| n > 0)
-        .map(|(c, &n)| json!({"clues": c, "rows": n}))
-        .collect();
+    let clues = nonzero(&stats.clues, &|c, n| json!({"clues": c, "rows": n}));
     let bins: Vec<serde_json::Value> = rating_bins(table)
         .into_iter()
         .map(|bin| {
@@ -539,13 +536,10 @@ pub fn render_json(
             })
         })
         .collect();
-    let techniques: Vec<serde_json::Value> = stats
-        .techniques
-        .iter()
-        .enumerate()
-        .filter(|&(_, &n)| n > 0)
-        .map(|(t, &n)| json!({"technique": Technique::ALL[t].name(), "rows": n}))
-        .collect();
+    let techniques = nonzero(
+        &stats.techniques,
+        &|t, n| json!({"technique": Technique::ALL[t].name(), "rows": n}),
+    );
     let stages: Vec<serde_json::Value> = latencies
         .iter()
         .map(|l| {

@@ -829,6 +829,17 @@ fn a_hyphenated_band_reads_as_words_in_the_book() {
     assert!(!text.contains("Very-hard"), "{text}");
 }
 
+/// Every puzzle caption of a book's text with `--caption band,rating`, "#N Band · SE
+/// r": (N, band, rating).
+fn captions(text: &str) -> Vec<(usize, &str, &str)> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    words
+        .windows(5)
+        .filter(|w| w[0].starts_with('#') && w[2] == "·" && w[3] == "SE")
+        .map(|w| (w[0][1..].parse().unwrap(), w[1], w[4]))
+        .collect()
+}
+
 /// `--count BAND=N,...` makes one section of N per band, each ordered by rating then
 /// clues (read back from the PDF's captions with poppler, and from `--txt`); the
 /// default caption is the number alone.
@@ -850,20 +861,14 @@ fn a_book_of_forty_per_band_in_rating_order() {
         .arg(&txt)
         .assert()
         .success();
-    // Every puzzle caption: "#N Band · SE r".
     let text = poppler("pdftotext", &["-layout"], &pdf);
-    let words: Vec<&str> = text.split_whitespace().collect();
-    let captions: Vec<(usize, &str, &str)> = words
-        .windows(5)
-        .filter(|w| w[0].starts_with('#') && w[2] == "·" && w[3] == "SE")
-        .map(|w| (w[0][1..].parse().unwrap(), w[1], w[4]))
-        .collect();
-    let numbers: Vec<usize> = captions.iter().map(|c| c.0).collect();
+    let book = captions(&text);
+    let numbers: Vec<usize> = book.iter().map(|c| c.0).collect();
     assert_eq!(numbers, (1..=120).collect::<Vec<_>>(), "{text}");
     let givens = lines_of(&txt);
     assert_eq!(givens.len(), 120);
     for (k, band) in ["Easy", "Medium", "Hard"].into_iter().enumerate() {
-        let section = &captions[40 * k..40 * (k + 1)];
+        let section = &book[40 * k..40 * (k + 1)];
         assert!(section.iter().all(|c| c.1 == band), "{section:?}");
         // Lower rating first; equal ratings, more clues first.
         let keys: Vec<(f64, std::cmp::Reverse<u16>)> = section
@@ -894,13 +899,7 @@ fn a_book_of_forty_per_band_in_rating_order() {
     .assert()
     .success();
     let text_again = poppler("pdftotext", &["-layout"], &again);
-    let words_again: Vec<&str> = text_again.split_whitespace().collect();
-    let captions_again: Vec<(usize, &str, &str)> = words_again
-        .windows(5)
-        .filter(|w| w[0].starts_with('#') && w[2] == "·" && w[3] == "SE")
-        .map(|w| (w[0][1..].parse().unwrap(), w[1], w[4]))
-        .collect();
-    assert_eq!(captions_again, captions);
+    assert_eq!(captions(&text_again), book);
     // By default the caption is the number: no band, no rating, no technique.
     let plain = dir.path().join("plain.pdf");
     render(&bank, &count)
