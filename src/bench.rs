@@ -135,6 +135,19 @@ pub struct BandFigures {
     pub attempts_max: u32,
 }
 
+/// What a row's puzzles rate (9×9: the technique rater after the timing, so the
+/// speed columns do not include it).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RatingFigures {
+    /// Mean SE rating of the puzzles.
+    pub se_mean: f64,
+    /// Share of the puzzles in each band of the default rating table.
+    pub se_shares: Vec<(String, f64)>,
+    /// Fill-and-carve time on one core per puzzle rated 5.0 or more, in
+    /// microseconds: what a hard puzzle costs this way (`None`: none rated that high).
+    pub us_per_se5: Option<f64>,
+}
+
 /// One combination's results.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct BenchRow {
@@ -162,6 +175,8 @@ pub struct BenchRow {
     pub minimal_checked: u64,
     pub distinct_grids: u64,
     pub distinct_puzzles: u64,
+    /// 9×9 only.
+    pub ratings: Option<RatingFigures>,
 }
 
 /// One measured puzzle; `C` is the board's cells.
@@ -471,6 +486,34 @@ fn summarise<B: Board>(
         attempts_max: samples.iter().map(|s| s.attempts).max().unwrap_or(0),
     });
     let (fill_name, carve_name) = maker.names();
+    let ratings = (B::SIZE == Size::Nine).then(|| {
+        // Rated after the timing; a rating band's puzzles come rated.
+        let rated: Vec<u8> = samples
+            .par_iter()
+            .filter_map(|s| {
+                s.rating
+                    .or_else(|| B::rate_solved(&s.puzzle, &s.solution, u8::MAX).map(|r| r.rating))
+            })
+            .collect();
+        let scale = BandTable::default_rating();
+        let k = rated.len() as f64;
+        let of = |count: usize| if k == 0.0 { 0.0 } else { count as f64 / k };
+        let hard = rated.iter().filter(|&&r| r >= 50).count();
+        let nanos: u64 = samples.iter().map(|s| s.nanos).sum();
+        RatingFigures {
+            se_mean: of(rated.iter().map(|&r| usize::from(r)).sum()) / 10.0,
+            se_shares: (0..scale.bands().len())
+                .map(|b| {
+                    let count = rated
+                        .iter()
+                        .filter(|&&r| scale.grade(u16::from(r)) == Some(b))
+                        .count();
+                    (scale.bands()[b].name.clone(), of(count))
+                })
+                .collect(),
+            us_per_se5: (hard > 0).then(|| nanos as f64 / 1000.0 / hard as f64),
+        }
+    });
     BenchRow {
         banded,
         fill: fill_name,
@@ -495,6 +538,7 @@ fn summarise<B: Board>(
         minimal_checked: checked.len() as u64,
         distinct_grids: distinct(grids),
         distinct_puzzles: distinct(puzzles),
+        ratings,
     }
 }
 
@@ -676,6 +720,16 @@ fn header(rows: &[BenchRow]) -> Vec<String> {
         },
     );
     h.extend(bands.into_iter().map(|b| format!("{b}_%")));
+    if rows.first().is_some_and(|r| r.ratings.is_some()) {
+        h.push("se_mean".to_string());
+        h.extend(
+            BandTable::default_rating()
+                .bands()
+                .iter()
+                .map(|b| format!("se_{}_%", b.name)),
+        );
+        h.push("us_per_se5".to_string());
+    }
     h.extend(
         ["minimal", "distinct_grids", "distinct_puzzles"]
             .iter()
@@ -719,6 +773,18 @@ fn cells(r: &BenchRow, missing: &str) -> Vec<String> {
             .iter()
             .map(|(_, s)| format!("{:.1}", s * 100.0)),
     );
+    if let Some(se) = &r.ratings {
+        v.push(format!("{:.2}", se.se_mean));
+        v.extend(
+            se.se_shares
+                .iter()
+                .map(|(_, s)| format!("{:.1}", s * 100.0)),
+        );
+        v.push(
+            se.us_per_se5
+                .map_or(missing.to_string(), |us| format!("{us:.0}")),
+        );
+    }
     v.push(format!("{}/{}", r.minimal, r.minimal_checked));
     v.push(r.distinct_grids.to_string());
     v.push(r.distinct_puzzles.to_string());
@@ -994,6 +1060,14 @@ mod tests {
             assert!((total - 1.0).abs() < 1e-9, "{total}");
             assert_eq!(r.minimal_checked, 12);
             assert!(r.distinct_puzzles <= 12 && r.distinct_puzzles >= r.distinct_grids);
+            // What the puzzles rate: shares of the default rating table, a mean on
+            // the scale, a cost per 5.0+ puzzle exactly when there is one.
+            let se = r.ratings.as_ref().expect("9x9 rows are rated");
+            let total: f64 = se.se_shares.iter().map(|(_, s)| s).sum();
+            assert!((total - 1.0).abs() < 1e-9, "{total}");
+            assert!((1.0..=9.5).contains(&se.se_mean), "{}", se.se_mean);
+            let hard: f64 = se.se_shares[3..].iter().map(|(_, s)| s).sum();
+            assert_eq!(se.us_per_se5.is_some(), hard > 0.0, "{se:?}");
         }
         // Minimal carving yields minimal puzzles, by definition.
         assert_eq!(rows[0].minimal, 12);

@@ -50,6 +50,17 @@ fn bench_compares_every_combination_and_writes_its_files() {
         let grids: u64 = r[col("distinct_grids")].parse().unwrap();
         let expected = if &r[col("fill")] == "template" { 1 } else { 30 };
         assert_eq!(grids, expected, "{r:?}");
+        // What the strategy's puzzles rate, by the default rating bands.
+        let se: f64 = r[col("se_mean")].parse().unwrap();
+        assert!((1.0..=9.5).contains(&se), "{r:?}");
+        let shares: f64 = ["easy", "medium", "hard", "diabolical", "extreme"]
+            .iter()
+            .map(|b| r[col(&format!("se_{b}_%"))].parse::<f64>().unwrap())
+            .sum();
+        assert!((shares - 100.0).abs() < 0.3, "{r:?}");
+        let hard = r[col("se_diabolical_%")].parse::<f64>().unwrap()
+            + r[col("se_extreme_%")].parse::<f64>().unwrap();
+        assert_eq!(r[col("us_per_se5")].is_empty(), hard == 0.0, "{r:?}");
     }
     // Minimal carving is minimal on the whole sample.
     assert_eq!(&rows[0][col("minimal")], "20/20");
@@ -62,6 +73,7 @@ fn bench_compares_every_combination_and_writes_its_files() {
     assert_eq!(json[2]["distinct_grids"], 1);
     assert_eq!(json[0]["distinct_grids"], 30);
     assert!(json[0]["puzzles_per_second"].as_f64().unwrap() > 0.0);
+    assert!(json[0]["ratings"]["se_mean"].as_f64().unwrap() >= 1.0);
 
     let svg = std::fs::read_to_string(out.join("bench.svg")).unwrap();
     assert!(svg.starts_with("<svg") && svg.contains("template+unavoidable"));
