@@ -566,27 +566,44 @@ pub fn render_json(
     format!("{object:#}\n")
 }
 
-/// The SVG chart: the clue distribution and, when there are interval logs, the
-/// rate of each stage over time.
-pub fn render_svg(stats: &BankStats, rates: &[(String, Vec<RatePoint>)]) -> Result<String, String> {
+/// The SVG chart: the clue distribution, the rating histogram in the bins of
+/// [`rating_bins`] when rows are rated, and, when there are interval logs, the rate
+/// of each stage over time.
+pub fn render_svg(
+    stats: &BankStats,
+    table: Option<&BandTable>,
+    rates: &[(String, Vec<RatePoint>)],
+) -> Result<String, String> {
     use plotters::prelude::*;
 
     let rates: Vec<_> = rates.iter().filter(|(_, p)| !p.is_empty()).collect();
-    let height = if rates.is_empty() { 420 } else { 840 };
+    // The rating bins from the first with rows to the last (the ones between kept,
+    // so that the axis is the scale).
+    let mut bins: Vec<((u16, u16), u64)> = rating_bins(table)
+        .into_iter()
+        .map(|bin| (bin, bin_rows(&stats.ratings, bin)))
+        .collect();
+    let first = bins.iter().position(|b| b.1 > 0);
+    let last = bins.iter().rposition(|b| b.1 > 0);
+    bins = match (first, last) {
+        (Some(a), Some(z)) => bins[a..=z].to_vec(),
+        _ => Vec::new(),
+    };
+    let n_panels = 1 + usize::from(!bins.is_empty()) + usize::from(!rates.is_empty());
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, (900, height)).into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut svg, (900, 420 * n_panels as u32)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| e.to_string())?;
-        let panels = if rates.is_empty() {
-            vec![root.clone()]
-        } else {
-            root.split_evenly((2, 1))
-        };
+        let mut panels = root.split_evenly((n_panels, 1)).into_iter();
+        let clue_panel = panels.next().expect("one panel at least");
+        let rating_panel = if bins.is_empty() { None } else { panels.next() };
+        let rate_panel = panels.next();
 
         let lo = stats.clues.iter().position(|&n| n > 0).unwrap_or(17) as u32;
         let hi = stats.clues.iter().rposition(|&n| n > 0).unwrap_or(40) as u32;
         let top = stats.clues.iter().copied().max().unwrap_or(0).max(1);
-        let mut chart = ChartBuilder::on(&panels[0])
+        let mut chart = ChartBuilder::on(&clue_panel)
             .caption(
                 format!(
                     "Clue counts ({})",
@@ -597,7 +614,9 @@ pub fn render_svg(stats: &BankStats, rates: &[(String, Vec<RatePoint>)]) -> Resu
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(64)
-            .build_cartesian_2d((lo..hi).into_segmented(), 0u64..top + top / 10 + 1)
+            // Every count from lo to hi its segment (regression: hi was left off the
+            // axis, its bar cut at the edge).
+            .build_cartesian_2d((lo..hi + 1).into_segmented(), 0u64..top + top / 10 + 1)
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
@@ -615,7 +634,49 @@ pub fn render_svg(stats: &BankStats, rates: &[(String, Vec<RatePoint>)]) -> Resu
             )
             .map_err(|e| e.to_string())?;
 
-        if let Some(panel) = panels.get(1) {
+        if let Some(panel) = &rating_panel {
+            let rated: u64 = stats.ratings.iter().sum();
+            let top = bins.iter().map(|b| b.1).max().unwrap_or(0).max(1);
+            let n = bins.len() as u32;
+            let mut chart = ChartBuilder::on(panel)
+                .caption(
+                    format!(
+                        "Technique ratings, SE scale ({})",
+                        crate::util::text::counted(rated, "rated puzzle")
+                    ),
+                    ("sans-serif", 22),
+                )
+                .margin(12)
+                .x_label_area_size(36)
+                .y_label_area_size(64)
+                .build_cartesian_2d((0..n).into_segmented(), 0u64..top + top / 10 + 1)
+                .map_err(|e| e.to_string())?;
+            let label = |v: &SegmentValue<u32>| match v {
+                SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => bins
+                    .get(*i as usize)
+                    .map_or_else(String::new, |b| bin_label(b.0)),
+                SegmentValue::Last => String::new(),
+            };
+            chart
+                .configure_mesh()
+                .disable_x_mesh()
+                .x_labels(bins.len())
+                .x_label_formatter(&label)
+                .x_desc("SE rating")
+                .y_desc("puzzles")
+                .draw()
+                .map_err(|e| e.to_string())?;
+            chart
+                .draw_series(
+                    Histogram::vertical(&chart)
+                        .style(RED.mix(0.5).filled())
+                        .margin(2)
+                        .data(bins.iter().enumerate().map(|(i, b)| (i as u32, b.1))),
+                )
+                .map_err(|e| e.to_string())?;
+        }
+
+        if let Some(panel) = &rate_panel {
             let x_max = rates
                 .iter()
                 .flat_map(|(_, p)| p.iter().map(|p| p.secs))
@@ -891,9 +952,12 @@ mod tests {
         let mut s = BankStats::new();
         s.add(&row(24, "hard", 1));
         s.add(&row(30, "medium", 1));
-        let only_clues = render_svg(&s, &[]).unwrap();
+        let only_clues = render_svg(&s, None, &[]).unwrap();
         assert!(only_clues.starts_with("<svg"), "{}", &only_clues[..40]);
         assert!(only_clues.contains("Clue counts (2 puzzles)"));
+        // The rows are rated (1.1 and 1.1): a rating panel, its bins labelled.
+        assert!(only_clues.contains("Technique ratings, SE scale (2 rated puzzles)"));
+        assert!(only_clues.contains("\n1.0-1.4\n"), "{only_clues}");
         let rates = vec![(
             "fill".to_string(),
             vec![
@@ -907,7 +971,7 @@ mod tests {
                 },
             ],
         )];
-        let both = render_svg(&s, &rates).unwrap();
+        let both = render_svg(&s, None, &rates).unwrap();
         assert!(both.contains("Throughput per stage"));
         assert!(both.contains("<polyline"), "a line series is drawn");
     }
@@ -925,7 +989,7 @@ mod tests {
                 per_sec: 5000.0,
             }],
         )];
-        let svg = render_svg(&s, &rates).unwrap();
+        let svg = render_svg(&s, None, &rates).unwrap();
         let line = svg
             .lines()
             .find(|l| l.contains("<polyline") && l.contains("stroke-width=\"2\""))

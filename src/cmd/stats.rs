@@ -95,7 +95,7 @@ pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     write_stdout(&report)?;
 
     if let Some(svg_path) = &args.svg {
-        let svg = stats::render_svg(&total, &rates)
+        let svg = stats::render_svg(&total, table.as_ref(), &rates)
             .map_err(|e| anyhow::anyhow!("drawing the chart: {e}"))?;
         write_file(svg_path, svg.as_bytes())?;
         say!("sudoku-factory: wrote the chart to {}", svg_path.display());
