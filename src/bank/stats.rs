@@ -614,9 +614,7 @@ pub fn render_svg(
             .margin(12)
             .x_label_area_size(36)
             .y_label_area_size(64)
-            // Every count from lo to hi its segment (regression: hi was left off the
-            // axis, its bar cut at the edge).
-            .build_cartesian_2d((lo..hi + 1).into_segmented(), 0u64..top + top / 10 + 1)
+            .build_cartesian_2d((lo..hi).into_segmented(), 0u64..top + top / 10 + 1)
             .map_err(|e| e.to_string())?;
         chart
             .configure_mesh()
@@ -947,6 +945,13 @@ mod tests {
         );
     }
 
+    /// The number in attribute `name="..."` of an SVG element's line.
+    fn attr_of(line: &str, name: &str) -> f64 {
+        let key = format!(" {name}=\"");
+        let at = line.find(&key).expect("the attribute") + key.len();
+        line[at..].split('"').next().unwrap().parse().unwrap()
+    }
+
     #[test]
     fn the_chart_is_an_svg_with_both_panels() {
         let mut s = BankStats::new();
@@ -955,6 +960,18 @@ mod tests {
         let only_clues = render_svg(&s, None, &[]).unwrap();
         assert!(only_clues.starts_with("<svg"), "{}", &only_clues[..40]);
         assert!(only_clues.contains("Clue counts (2 puzzles)"));
+        // A bar for every count from the fewest clues to the most (plotters' segmented
+        // `lo..hi` ends with hi's segment), each inside the chart's 12-pixel margin.
+        let bar_ends: Vec<f64> = only_clues
+            .lines()
+            .filter(|l| l.starts_with("<rect") && l.contains("fill=\"#0000FF\""))
+            .map(|l| attr_of(l, "x") + attr_of(l, "width"))
+            .collect();
+        assert_eq!(bar_ends.len(), 7, "24 to 30 clues: {only_clues}");
+        assert!(
+            bar_ends.iter().all(|&end| end <= 900.0 - 12.0),
+            "{bar_ends:?}"
+        );
         // The rows are rated (1.1 and 1.1): a rating panel, its bins labelled.
         assert!(only_clues.contains("Technique ratings, SE scale (2 rated puzzles)"));
         assert!(only_clues.contains("\n1.0-1.4\n"), "{only_clues}");
