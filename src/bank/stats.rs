@@ -566,6 +566,54 @@ pub fn render_json(
     format!("{object:#}\n")
 }
 
+/// One panel of vertical bars, one per `(label, puzzles)` in order, with about
+/// `labels` of the labels under them.
+fn bar_panel<DB: plotters::prelude::DrawingBackend>(
+    panel: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+    caption: String,
+    bars: &[(String, u64)],
+    x_desc: &str,
+    color: plotters::style::RGBAColor,
+    labels: usize,
+) -> Result<(), String> {
+    use plotters::prelude::*;
+    let top = bars.iter().map(|b| b.1).max().unwrap_or(0).max(1);
+    let mut chart = ChartBuilder::on(panel)
+        .caption(caption, ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(64)
+        .build_cartesian_2d(
+            (0..bars.len() as u32).into_segmented(),
+            0u64..top + top / 10 + 1,
+        )
+        .map_err(|e| e.to_string())?;
+    let label = |v: &SegmentValue<u32>| match v {
+        SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => bars
+            .get(*i as usize)
+            .map_or_else(String::new, |b| b.0.clone()),
+        SegmentValue::Last => String::new(),
+    };
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(labels)
+        .x_label_formatter(&label)
+        .x_desc(x_desc)
+        .y_desc("puzzles")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    chart
+        .draw_series(
+            Histogram::vertical(&chart)
+                .style(color.filled())
+                .margin(2)
+                .data(bars.iter().enumerate().map(|(i, b)| (i as u32, b.1))),
+        )
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 /// The SVG chart: the clue distribution, the rating histogram in the bins of
 /// [`rating_bins`] when rows are rated, and, when there are interval logs, the rate
 /// of each stage over time.
@@ -600,78 +648,26 @@ pub fn render_svg(
         let rating_panel = if bins.is_empty() { None } else { panels.next() };
         let rate_panel = panels.next();
 
-        let lo = stats.clues.iter().position(|&n| n > 0).unwrap_or(17) as u32;
-        let hi = stats.clues.iter().rposition(|&n| n > 0).unwrap_or(40) as u32;
-        let top = stats.clues.iter().copied().max().unwrap_or(0).max(1);
-        let mut chart = ChartBuilder::on(&clue_panel)
-            .caption(
-                format!(
-                    "Clue counts ({})",
-                    crate::util::text::counted(stats.rows, "puzzle")
-                ),
-                ("sans-serif", 22),
-            )
-            .margin(12)
-            .x_label_area_size(36)
-            .y_label_area_size(64)
-            .build_cartesian_2d((lo..hi).into_segmented(), 0u64..top + top / 10 + 1)
-            .map_err(|e| e.to_string())?;
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_desc("clues")
-            .y_desc("puzzles")
-            .draw()
-            .map_err(|e| e.to_string())?;
-        chart
-            .draw_series(
-                Histogram::vertical(&chart)
-                    .style(BLUE.mix(0.6).filled())
-                    .margin(2)
-                    .data((lo..=hi).map(|c| (c, stats.clues[c as usize]))),
-            )
-            .map_err(|e| e.to_string())?;
+        let lo = stats.clues.iter().position(|&n| n > 0).unwrap_or(17);
+        let hi = stats.clues.iter().rposition(|&n| n > 0).unwrap_or(40);
+        let clue_bars: Vec<(String, u64)> =
+            (lo..=hi).map(|c| (c.to_string(), stats.clues[c])).collect();
+        let caption = format!(
+            "Clue counts ({})",
+            crate::util::text::counted(stats.rows, "puzzle")
+        );
+        // Plotters' default: about ten labels.
+        bar_panel(&clue_panel, caption, &clue_bars, "clues", BLUE.mix(0.6), 10)?;
 
         if let Some(panel) = &rating_panel {
             let rated: u64 = stats.ratings.iter().sum();
-            let top = bins.iter().map(|b| b.1).max().unwrap_or(0).max(1);
-            let n = bins.len() as u32;
-            let mut chart = ChartBuilder::on(panel)
-                .caption(
-                    format!(
-                        "Technique ratings, SE scale ({})",
-                        crate::util::text::counted(rated, "rated puzzle")
-                    ),
-                    ("sans-serif", 22),
-                )
-                .margin(12)
-                .x_label_area_size(36)
-                .y_label_area_size(64)
-                .build_cartesian_2d((0..n).into_segmented(), 0u64..top + top / 10 + 1)
-                .map_err(|e| e.to_string())?;
-            let label = |v: &SegmentValue<u32>| match v {
-                SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => bins
-                    .get(*i as usize)
-                    .map_or_else(String::new, |b| bin_label(b.0)),
-                SegmentValue::Last => String::new(),
-            };
-            chart
-                .configure_mesh()
-                .disable_x_mesh()
-                .x_labels(bins.len())
-                .x_label_formatter(&label)
-                .x_desc("SE rating")
-                .y_desc("puzzles")
-                .draw()
-                .map_err(|e| e.to_string())?;
-            chart
-                .draw_series(
-                    Histogram::vertical(&chart)
-                        .style(RED.mix(0.5).filled())
-                        .margin(2)
-                        .data(bins.iter().enumerate().map(|(i, b)| (i as u32, b.1))),
-                )
-                .map_err(|e| e.to_string())?;
+            let bars: Vec<(String, u64)> =
+                bins.iter().map(|&(bin, n)| (bin_label(bin), n)).collect();
+            let caption = format!(
+                "Technique ratings, SE scale ({})",
+                crate::util::text::counted(rated, "rated puzzle")
+            );
+            bar_panel(panel, caption, &bars, "SE rating", RED.mix(0.5), bars.len())?;
         }
 
         if let Some(panel) = &rate_panel {

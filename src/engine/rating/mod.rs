@@ -306,7 +306,7 @@ impl Pencilmarks {
         }
         for (c, &v) in cells.iter().enumerate() {
             let [r, k, x] = CELL_UNITS[c].map(usize::from);
-            self.cand[c] = !(held[r] | held[k] | held[x]) & 0x1ff & (u16::from(v == 0) * 0x1ff);
+            self.cand[c] = !(held[r] | held[k] | held[x]) & (u16::from(v == 0) * 0x1ff);
         }
         for (d, pos) in self.pos.iter_mut().enumerate() {
             *pos = empty & !seen[d + 1];
