@@ -69,8 +69,10 @@ pub(crate) fn full_house(b: &Pencilmarks, f: &mut Found) -> bool {
             let c = empty.trailing_zeros() as usize;
             if b.cand[c].one() {
                 let d = b.cand[c].trailing_zeros() as usize;
+                let mark = f.mark();
                 f.cells.push(c as u8);
                 f.place(Technique::FullHouse, 10, c, d);
+                f.pattern(mark, 1 << u, 1 << d);
             }
         }
     }
@@ -85,8 +87,10 @@ pub(crate) fn hidden_single(b: &Pencilmarks, f: &mut Found) -> bool {
                 let p = b.pos[d] & UNIT_MASK[u];
                 if p.one() {
                     let c = p.trailing_zeros() as usize;
+                    let mark = f.mark();
                     f.cells.push(c as u8);
                     f.place(Technique::HiddenSingle, rating, c, d);
+                    f.pattern(mark, 1 << u, 1 << d);
                 }
             }
         }
@@ -167,13 +171,16 @@ pub(crate) fn singles(b: &mut Pencilmarks) -> u8 {
 pub(crate) fn naked_single(b: &Pencilmarks, f: &mut Found) -> bool {
     for c in Cells128(b.empty) {
         if b.cand[c].one() {
+            let mark = f.mark();
             f.cells.push(c as u8);
-            return f.place(
+            f.place(
                 Technique::NakedSingle,
                 23,
                 c,
                 b.cand[c].trailing_zeros() as usize,
             );
+            f.pattern(mark, 0, b.cand[c]);
+            return true;
         }
     }
     false
@@ -218,7 +225,8 @@ pub(crate) fn locking(b: &Pencilmarks, f: &mut Found, direct: bool, memo: &mut [
                 }
                 let elim = b.pos[d] & UNIT_MASK[line] & !UNIT_MASK[bx];
                 if elim != 0 {
-                    locking_hit(b, f, d, p, elim, direct, true);
+                    let houses = 1 << bx | 1 << line;
+                    locking_hit(b, f, d, p, elim, direct, true, houses);
                 }
             }
         }
@@ -238,14 +246,35 @@ pub(crate) fn locking(b: &Pencilmarks, f: &mut Found, direct: bool, memo: &mut [
             }
             let elim = b.pos[d] & UNIT_MASK[bx] & !UNIT_MASK[line];
             if elim != 0 {
-                locking_hit(b, f, d, p, elim, direct, false);
+                let houses = 1 << bx | 1 << line;
+                locking_hit(b, f, d, p, elim, direct, false, houses);
             }
         }
     }
     remember(f.any(), memo, &b.digit_stamp)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn locking_hit(
+    b: &Pencilmarks,
+    f: &mut Found,
+    d: usize,
+    pattern: u128,
+    elim: u128,
+    direct: bool,
+    pointing: bool,
+    houses: u32,
+) -> bool {
+    let mark = f.mark();
+    let found = locking_record(b, f, d, pattern, elim, direct, pointing);
+    if found {
+        f.pattern(mark, houses, 1 << d);
+    }
+    found
+}
+
+/// Records one locked-candidates instance ([`locking_hit`]).
+fn locking_record(
     b: &Pencilmarks,
     f: &mut Found,
     d: usize,
@@ -333,12 +362,13 @@ pub(crate) fn naked_set(b: &Pencilmarks, f: &mut Found, n: usize, memo: &mut [u6
                 return false;
             }
             let others = b.empty & UNIT_MASK[u] & !mask;
-            let before = f.elims.len();
+            let mark = f.mark();
             for d in Bits(digits as u32) {
                 f.push_mask(others & b.pos[d], d);
             }
-            if f.elims.len() > before {
+            if f.elims.len() > mark.elims() {
                 f.cells.extend(Cells128(mask).map(|c| c as u8));
+                f.pattern(mark, 1 << u, digits);
             }
             false
         });
@@ -404,19 +434,22 @@ pub(crate) fn hidden_set(
                     let p = b.pos[e] & um;
                     let left = p & !cells;
                     if p.several() && left.one() {
+                        let mark = f.mark();
                         f.cells.extend(Cells128(cells).map(|c| c as u8));
                         f.place(t, r, left.trailing_zeros() as usize, e);
+                        f.pattern(mark, 1 << u, set);
                     }
                 }
             } else {
-                let before = f.elims.len();
+                let mark = f.mark();
                 for c in Cells128(cells) {
                     for e in Bits((b.cand[c] & !set) as u32) {
                         f.elims.push((c as u8, e as u8));
                     }
                 }
-                if f.elims.len() > before {
+                if f.elims.len() > mark.elims() {
                     f.cells.extend(Cells128(cells).map(|c| c as u8));
+                    f.pattern(mark, 1 << u, set);
                 }
             }
             false
@@ -472,9 +505,15 @@ pub(crate) fn fish(b: &Pencilmarks, f: &mut Found, n: usize, memo: &mut [u64; 9]
                 }
                 let elim = b.pos[d] & cover_mask & !bases;
                 if elim != 0 {
+                    let mark = f.mark();
                     f.push_mask(elim, d);
                     f.cells
                         .extend(Cells128(b.pos[d] & bases & cover_mask).map(|c| c as u8));
+                    let mut houses = (covers as u32) << cover.start;
+                    for i in Bits(s) {
+                        houses |= 1 << lines[i];
+                    }
+                    f.pattern(mark, houses, 1 << d);
                 }
                 false
             });
@@ -507,8 +546,10 @@ pub(crate) fn xy_wing(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 27]) -> b
                 let zd = z.trailing_zeros() as usize;
                 let targets = b.pos[zd] & PEERS[a] & PEERS[c];
                 if targets != 0 {
+                    let mark = f.mark();
                     f.push_mask(targets, zd);
                     f.cells.extend([pivot as u8, a as u8, c as u8]);
+                    f.pattern(mark, 0, pc | z);
                 }
             }
         }
@@ -540,8 +581,10 @@ pub(crate) fn xyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 27]) -> 
                 let zd = z.trailing_zeros() as usize;
                 let targets = b.pos[zd] & PEERS[a] & PEERS[c] & PEERS[pivot];
                 if targets != 0 {
+                    let mark = f.mark();
                     f.push_mask(targets, zd);
                     f.cells.extend([pivot as u8, a as u8, c as u8]);
+                    f.pattern(mark, 0, pc);
                 }
             }
         }
@@ -614,8 +657,12 @@ pub(crate) fn turbot(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 9]) -> boo
                         let chain = (1u128 << x) | (1u128 << xe) | (1u128 << y) | (1u128 << ye);
                         let targets = b.pos[d] & PEERS[xe] & PEERS[ye] & !chain;
                         if targets != 0 {
+                            let mark = f.mark();
                             f.push_mask(targets, d);
                             f.cells.extend([xe as u8, x as u8, y as u8, ye as u8]);
+                            let unit = |(kind, a, _): (usize, usize, usize)| CELL_UNITS[a][kind];
+                            let houses = 1 << unit(links[i]) | 1 << unit(links[j]);
+                            f.pattern(mark, houses, 1 << d);
                         }
                     }
                 }
@@ -678,8 +725,11 @@ fn empty_rectangle(b: &Pencilmarks, f: &mut Found, d: usize) {
                                 (9 * r + far % 9, near % 9 == cross)
                             };
                             if on_cross && UNIT_MASK[bx] >> target & 1 == 0 && b.has(target, d) {
+                                let mark = f.mark();
                                 f.elims.push((target as u8, d as u8));
                                 f.cells.extend([near as u8, far as u8]);
+                                f.cells.extend(Cells128(p).map(|c| c as u8));
+                                f.pattern(mark, 1 << bx | 1 << line, 1 << d);
                             }
                         }
                     }
@@ -794,15 +844,16 @@ impl LinkSearch<'_> {
             }
             if rating < self.best {
                 self.best = rating;
-                f.elims.clear();
-                f.cells.clear();
+                f.restart();
             }
-            for c in Cells128(targets) {
-                if !f.elims.contains(&(c as u8, d as u8)) {
-                    f.elims.push((c as u8, d as u8));
-                }
-            }
+            let mark = f.mark();
+            f.push_mask(targets, d);
             f.cells.extend_from_slice(&self.chain[..2 * k]);
+            let mut houses = 0u32;
+            for i in 0..k {
+                houses |= 1 << CELL_UNITS[self.chain[2 * i] as usize][self.kinds[i] as usize];
+            }
+            f.pattern(mark, houses, 1 << d);
             return;
         }
         let next_starts = PEERS[last] & self.starts & !self.used;
@@ -899,17 +950,14 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
                 let rating = 62 + (2 - (3 - biggest as i32).abs()).max(0) as u8;
                 if rating < best {
                     best = rating;
-                    f.elims.clear();
-                    f.cells.clear();
+                    f.restart();
                 }
                 if rating == best {
-                    for c in Cells128(targets) {
-                        if !f.elims.contains(&(c as u8, z as u8)) {
-                            f.elims.push((c as u8, z as u8));
-                        }
-                    }
+                    let mark = f.mark();
+                    f.push_mask(targets, z);
                     f.cells.push(y as u8);
                     f.cells.extend(Cells128(set).map(|c| c as u8));
+                    f.pattern(mark, 1 << u, union);
                 }
             }
             false
@@ -1052,12 +1100,14 @@ impl WingSearch<'_> {
         let rating = self.base + ((size - mid) - (mid - biggest).abs()).max(0) as u8;
         if rating < *self.best {
             *self.best = rating;
-            f.elims.clear();
-            f.cells.clear();
+            f.restart();
         }
         if rating == *self.best {
+            let mark = f.mark();
             f.push_mask(targets, z);
             f.cells.extend(cells.iter().map(|&c| c as u8));
+            let digits = cells.iter().fold(0, |acc, &c| acc | b.cand[c]);
+            f.pattern(mark, 0, digits);
         }
     }
 }

@@ -183,6 +183,57 @@ struct Best {
     technique: Technique,
     node: usize,
     place: bool,
+    source: Source,
+}
+
+/// What a conclusion was drawn from, for its explanation ([`Chains::explain`]).
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Source {
+    /// Its opposite assumed alone leads to a contradiction.
+    Alone,
+    /// Node `n` on and node `n` off both lead to it.
+    Double(u16),
+    /// Every candidate of the cell leads to it.
+    Cell(u8),
+    /// Every place of the digit (`.1`, 0-based) in the unit (`.0`) leads to it.
+    Region(u8, u8),
+}
+
+/// A chain as a hint shows it: the branches of implications that justify one
+/// conclusion. One branch for a contradiction (the assumption, the opposite of
+/// the conclusion, leads to a candidate both on and off); for a forcing chain one
+/// per case of a cell, a house or one candidate (on and off), every branch
+/// reaching the conclusion.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chain {
+    pub forcing: bool,
+    pub branches: Vec<Vec<Node>>,
+}
+
+/// One node of a chain's branch: a candidate switched on (the cell holds the
+/// digit) or off, with the nodes that imply it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Node {
+    pub cell: u8,
+    /// 1..=9.
+    pub digit: u8,
+    pub on: bool,
+    /// The indices, in the branch, of the nodes that imply this one: none for the
+    /// assumption, one on node for an off node, for an on node every other
+    /// candidate of its cell or place of its digit in its house (all off).
+    pub from: Vec<u16>,
+    pub link: Link,
+}
+
+/// Why a node follows from its `from` nodes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// The branch's assumption.
+    Assumed,
+    /// Through the node's cell (its other candidates).
+    Cell,
+    /// Through a house (unit `0..27`: rows, columns, boxes).
+    House(u8),
 }
 
 pub(crate) struct Chains {
@@ -260,21 +311,122 @@ impl Chains {
             .or_else(|| self.multiple(b, Mode::Static))
             .or_else(|| self.multiple(b, Mode::Dynamic));
         let Some(best) = found else { return false };
-        for t in &self.ties {
+        for i in 0..self.ties.len() {
+            let t = self.ties[i];
             if t.rating != best.rating {
                 continue;
             }
             let (c, d) = (t.node / 9, t.node % 9);
+            let mark = f.mark();
             if t.place {
+                if f.placements.contains(&(c as u8, d as u8)) {
+                    continue;
+                }
                 f.place(t.technique, t.rating, c, d);
             } else if !f.elims.contains(&(c as u8, d as u8)) {
                 f.elims.push((c as u8, d as u8));
+            } else {
+                continue;
+            }
+            if f.record {
+                self.explain_into(b, f, &t, mark);
             }
         }
         // Ties of one rating may mix techniques of a level; name the first.
         f.technique = best.technique;
         f.rating = best.rating;
         f.any()
+    }
+
+    /// Records the conclusion `t` (recorded in `f` since `mark`) as a pattern with
+    /// the chain that justifies it.
+    #[cold]
+    fn explain_into(&mut self, b: &Pencilmarks, f: &mut Found, t: &Best, mark: super::Mark) {
+        f.pattern(mark, 0, 0);
+        let chain = self.explain(b, t);
+        let Some(pattern) = f.patterns.last_mut() else {
+            return;
+        };
+        if let Some(chain) = &chain {
+            let mut cells = Vec::new();
+            for node in chain.branches.iter().flatten() {
+                if !cells.contains(&node.cell) {
+                    cells.push(node.cell);
+                }
+                pattern.digits |= 1 << (node.digit - 1);
+                if let Link::House(u) = node.link {
+                    pattern.houses |= 1 << u;
+                }
+            }
+            pattern.cells = cells;
+        }
+        pattern.chain = chain;
+    }
+
+    /// The chain behind conclusion `t` of this step: the propagations that drew it,
+    /// run again (one at a time, in the scratch space) and read back from the
+    /// conclusion or the contradiction to the assumptions.
+    fn explain(&mut self, b: &Pencilmarks, t: &Best) -> Option<Chain> {
+        let mode = match t.technique {
+            Technique::XChain => Mode::StaticX,
+            Technique::XyChain => Mode::StaticY,
+            Technique::Aic | Technique::ForcingChain => Mode::Static,
+            Technique::Nishio => Mode::Nishio,
+            Technique::DynamicForcingChain => Mode::Dynamic,
+            _ => return None,
+        };
+        let target = (t.node, t.place);
+        let cases: Vec<(usize, bool)> = match t.source {
+            Source::Alone => {
+                // A cycle's conclusion is also a chain with every static link; a
+                // one-kind search may not find it.
+                for mode in [mode, Mode::Static] {
+                    let p = &mut self.scratch;
+                    propagate(
+                        b,
+                        p,
+                        &mut self.work,
+                        t.node,
+                        !t.place,
+                        mode,
+                        Until::Contradiction,
+                    );
+                    if p.contra != NONE {
+                        let x = p.contra as usize;
+                        return Some(Chain {
+                            forcing: false,
+                            branches: vec![branch(b, p, &[(x, true), (x, false)])],
+                        });
+                    }
+                }
+                return None;
+            }
+            Source::Double(n) => vec![(n as usize, true), (n as usize, false)],
+            Source::Cell(c) => {
+                let c = c as usize;
+                Bits(b.cand[c] as u32).map(|d| (9 * c + d, true)).collect()
+            }
+            Source::Region(u, d) => {
+                let (u, d) = (u as usize, d as usize);
+                Cells128(b.pos[d] & UNIT_MASK[u])
+                    .map(|c| (9 * c + d, true))
+                    .collect()
+            }
+        };
+        let mut branches = Vec::with_capacity(cases.len());
+        for (n, on) in cases {
+            let p = &mut self.scratch;
+            propagate(b, p, &mut self.work, n, on, mode, Until::Contradiction);
+            let reached = if target.1 { &p.on } else { &p.off };
+            if !has(reached, target.0) {
+                return None;
+            }
+            branches.push(branch(b, p, &[target]));
+        }
+        Some(Chain {
+            forcing: true,
+            branches,
+        })
     }
 
     /// Level 1: static chains from p on that reach p off. Each kind is searched on
@@ -331,7 +483,15 @@ impl Chains {
                         let cycle = if mode == Mode::StaticX { 65 } else { 70 };
                         rating = rating.min(cycle + length_increment(len.saturating_sub(4)));
                     }
-                    consider(&mut best, &mut self.ties, rating, t, n, false);
+                    consider(
+                        &mut best,
+                        &mut self.ties,
+                        rating,
+                        t,
+                        n,
+                        false,
+                        Source::Alone,
+                    );
                 }
             }
         }
@@ -504,7 +664,7 @@ impl Chains {
                         };
                         let rating = base + length_increment(len.saturating_sub(2));
                         for q in cycle_eliminations(b, p, w, f) {
-                            consider(best, ties, rating, t, q, false);
+                            consider(best, ties, rating, t, q, false, Source::Alone);
                         }
                     };
                     if cells_link {
@@ -548,6 +708,7 @@ impl Chains {
                     Technique::Nishio,
                     n,
                     false,
+                    Source::Alone,
                 );
             }
         }
@@ -603,6 +764,7 @@ impl Chains {
                             t,
                             n,
                             place,
+                            Source::Alone,
                         );
                     }
                 }
@@ -612,7 +774,8 @@ impl Chains {
                 // Double forcing: p on and p off imply the same.
                 let branches = [n, n];
                 let froms = [true, false];
-                self.conclude(b, &branches, &froms, base, t, &mut best);
+                let source = Source::Double(n as u16);
+                self.conclude(b, &branches, &froms, (base, t, source), &mut best);
             }
         }
         // Cell forcing: every candidate of a cell implies the same.
@@ -625,10 +788,11 @@ impl Chains {
             for (i, d) in Bits(b.cand[c] as u32).enumerate() {
                 branches[i] = 9 * c + d;
             }
-            self.conclude_all_on(b, &branches[..k], base, t, &mut best);
+            let source = Source::Cell(c as u8);
+            self.conclude_all_on(b, &branches[..k], (base, t, source), &mut best);
         }
         // Region forcing: every place of a digit in a unit implies the same.
-        for &um in &UNIT_MASK {
+        for (u, &um) in UNIT_MASK.iter().enumerate() {
             for d in 0..9 {
                 let places = b.pos[d] & um;
                 let k = places.count_ones() as usize;
@@ -639,7 +803,8 @@ impl Chains {
                 for (i, c) in Cells128(places).enumerate() {
                     branches[i] = 9 * c + d;
                 }
-                self.conclude_all_on(b, &branches[..k], base, t, &mut best);
+                let source = Source::Region(u as u8, d as u8);
+                self.conclude_all_on(b, &branches[..k], (base, t, source), &mut best);
             }
         }
         best
@@ -651,26 +816,27 @@ impl Chains {
         &mut self,
         b: &Pencilmarks,
         branches: &[usize],
-        base: u8,
-        t: Technique,
+        rated: (u8, Technique, Source),
         best: &mut Option<Best>,
     ) {
         if branches.iter().all(|&n| self.from_on[n].contra == NONE) {
-            self.conclude(b, branches, &[true; 9][..branches.len()], base, t, best);
+            self.conclude(b, branches, &[true; 9][..branches.len()], rated, best);
         }
     }
 
     /// The conclusions common to every branch (node `branches[i]` assumed on when
-    /// `froms[i]`, else off) that make progress, rated by their summed lengths.
+    /// `froms[i]`, else off) that make progress, rated by their summed lengths
+    /// (`rated`: the level's base rating and technique, and where the branches
+    /// come from).
     fn conclude(
         &mut self,
         b: &Pencilmarks,
         branches: &[usize],
         froms: &[bool],
-        base: u8,
-        t: Technique,
+        rated: (u8, Technique, Source),
         best: &mut Option<Best>,
     ) {
+        let (base, t, source) = rated;
         let (from_on, from_off) = (&self.from_on, &self.from_off);
         let prop = |i: usize| -> &Prop {
             if froms[i] {
@@ -718,6 +884,7 @@ impl Chains {
                         t,
                         q,
                         place,
+                        source,
                     );
                 }
             }
@@ -880,6 +1047,75 @@ impl Reach {
     }
 }
 
+/// The nodes of propagation `p` that lead to `roots` (node, on?), each after the
+/// nodes that imply it, with its links: a branch of a [`Chain`].
+fn branch(b: &Pencilmarks, p: &Prop, roots: &[(usize, bool)]) -> Vec<Node> {
+    fn visit(
+        b: &Pencilmarks,
+        p: &Prop,
+        (n, on): (usize, bool),
+        index: &mut std::collections::HashMap<(usize, bool), u16>,
+        nodes: &mut Vec<Node>,
+    ) -> u16 {
+        if let Some(&i) = index.get(&(n, on)) {
+            return i;
+        }
+        let (c, d) = (n / 9, n % 9);
+        let (parents, link): (Vec<(usize, bool)>, Link) = if on {
+            let par = p.par_on[n];
+            if par == START {
+                (Vec::new(), Link::Assumed)
+            } else if par >= CAUSE_UNIT {
+                let u = par - CAUSE_UNIT;
+                let others = b.pos[d] & UNIT_MASK[u as usize] & !(1u128 << c);
+                let parents = Cells128(others).map(|q| (9 * q + d, false)).collect();
+                (parents, Link::House(u as u8))
+            } else {
+                let others = b.cand[c] & !(1 << d);
+                let parents = Bits(others as u32).map(|e| (9 * c + e, false)).collect();
+                (parents, Link::Cell)
+            }
+        } else {
+            let par = p.par_off[n];
+            if par == START {
+                (Vec::new(), Link::Assumed)
+            } else {
+                let pc = par as usize / 9;
+                let link = if pc == c {
+                    Link::Cell
+                } else {
+                    let u = CELL_UNITS[c]
+                        .iter()
+                        .find(|&&u| UNIT_MASK[u as usize] >> pc & 1 != 0)
+                        .expect("an off node's parent is in its cell or sees it");
+                    Link::House(*u)
+                };
+                (vec![(par as usize, true)], link)
+            }
+        };
+        let from = parents
+            .into_iter()
+            .map(|parent| visit(b, p, parent, index, nodes))
+            .collect();
+        let i = nodes.len() as u16;
+        nodes.push(Node {
+            cell: c as u8,
+            digit: d as u8 + 1,
+            on,
+            from,
+            link,
+        });
+        index.insert((n, on), i);
+        i
+    }
+    let mut index = std::collections::HashMap::new();
+    let mut nodes = Vec::new();
+    for &root in roots {
+        visit(b, p, root, &mut index, &mut nodes);
+    }
+    nodes
+}
+
 /// SE's length increment of a conclusion of technique `t` with `len` nodes.
 fn inc_for(t: Technique, len: usize) -> u8 {
     length_increment((len as i64 - uncounted(t)).max(0) as usize)
@@ -908,12 +1144,14 @@ fn consider(
     technique: Technique,
     node: usize,
     place: bool,
+    source: Source,
 ) {
     let this = Best {
         rating,
         technique,
         node,
         place,
+        source,
     };
     match best {
         Some(b) if rating > b.rating => {}

@@ -59,6 +59,8 @@ mod chains;
 mod tables;
 mod uniq;
 
+pub use chains::{Chain, Link, Node};
+
 use crate::engine::grid::Cells;
 use crate::engine::nxn::solve::nine::{solve, Verdict};
 use tables::{Bits, Cells128, CELL_UNITS, PEERS, UNIT_BITS};
@@ -225,6 +227,67 @@ pub struct Step {
     pub placements: Vec<(u8, u8)>,
     /// `(cell, digit 1..=9)` removed by the step.
     pub eliminations: Vec<(u8, u8)>,
+    /// The step one instance of its technique at a time, in the order found: each
+    /// pattern with its own houses, digits and conclusions (what a hint shows).
+    pub patterns: Vec<Pattern>,
+    /// The candidates before the step, per cell (bit `d` = digit `d + 1`; 0 for a
+    /// cell already set).
+    pub candidates: [u16; 81],
+    /// The grid before the step (`0` = empty).
+    pub grid: Cells,
+}
+
+/// One instance of a technique: the pattern that justifies its conclusions.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Pattern {
+    /// The houses the pattern lives in (bit `u`: rows `0..9`, columns `9..18`,
+    /// boxes `18..27`): a hidden pair's house, a fish's base and cover lines, a
+    /// turbot fish's strong links. Empty for patterns of cells only (wings, naked
+    /// singles, uniqueness patterns).
+    pub houses: u32,
+    /// The digits of the pattern (bit `d` = digit `d + 1`).
+    pub digits: u16,
+    /// The cells of the pattern (for a chain: every cell of its nodes).
+    pub cells: Vec<u8>,
+    /// `(cell, digit 1..=9)` this pattern sets.
+    pub placements: Vec<(u8, u8)>,
+    /// `(cell, digit 1..=9)` this pattern removes.
+    pub eliminations: Vec<(u8, u8)>,
+    /// The chain, for the chain techniques.
+    pub chain: Option<Chain>,
+}
+
+/// Where a pattern's entries start in [`Found`]'s lists ([`Found::mark`]).
+#[derive(Clone, Copy)]
+pub(crate) struct Mark {
+    cells: usize,
+    placements: usize,
+    elims: usize,
+}
+
+impl Mark {
+    /// How many eliminations were recorded before the mark.
+    pub fn elims(self) -> usize {
+        self.elims
+    }
+}
+
+impl Pattern {
+    /// The same instance found another way (an XY-wing from either pincer): the
+    /// same cells, houses, digits and conclusions, in any order.
+    fn same_as(&self, other: &Pattern) -> bool {
+        fn sorted<T: Ord + Clone>(v: &[T]) -> Vec<T> {
+            let mut v = v.to_vec();
+            v.sort();
+            v
+        }
+        self.houses == other.houses
+            && self.digits == other.digits
+            && self.chain == other.chain
+            && sorted(&self.cells) == sorted(&other.cells)
+            && sorted(&self.placements) == sorted(&other.placements)
+            && sorted(&self.eliminations) == sorted(&other.eliminations)
+    }
 }
 
 /// `items` without repeats, each at its first place (the step lists are short: a
@@ -377,6 +440,10 @@ pub(crate) struct Found {
     pub placements: Vec<(u8, u8)>,
     pub elims: Vec<(u8, u8)>,
     pub cells: Vec<u8>,
+    /// Whether the finders record each instance in `patterns` (for steps and
+    /// hints; off while only rating, where it would cost a branch per instance).
+    pub record: bool,
+    pub patterns: Vec<Pattern>,
 }
 
 impl Found {
@@ -384,17 +451,58 @@ impl Found {
         self.placements.clear();
         self.elims.clear();
         self.cells.clear();
+        self.patterns.clear();
+    }
+
+    /// Forgets what a finder recorded so far: a finder that keeps only its
+    /// lowest-rated instances starts again when it finds a lower one.
+    pub fn restart(&mut self) {
+        self.clear();
+    }
+
+    /// Where the next instance's entries will start.
+    #[inline]
+    pub fn mark(&self) -> Mark {
+        Mark {
+            cells: self.cells.len(),
+            placements: self.placements.len(),
+            elims: self.elims.len(),
+        }
+    }
+
+    /// Records, when recording, the entries since `mark` as one instance with its
+    /// `houses` (bits of units) and `digits` (0-based bits).
+    #[inline]
+    pub fn pattern(&mut self, mark: Mark, houses: u32, digits: u16) {
+        if self.record {
+            self.push_pattern(mark, houses, digits);
+        }
+    }
+
+    #[cold]
+    fn push_pattern(&mut self, mark: Mark, houses: u32, digits: u16) {
+        let one_based = |&(c, d): &(u8, u8)| (c, d + 1);
+        let pattern = Pattern {
+            houses,
+            digits,
+            cells: first_of_each(self.cells[mark.cells..].iter().copied()),
+            placements: first_of_each(self.placements[mark.placements..].iter().map(one_based)),
+            eliminations: first_of_each(self.elims[mark.elims..].iter().map(one_based)),
+            chain: None,
+        };
+        if !self.patterns.iter().any(|p| p.same_as(&pattern)) {
+            self.patterns.push(pattern);
+        }
     }
 
     /// Records a technique with a placement of digit `d` (0-based); the finders
     /// record every instance of their technique, so a step is the same set of
-    /// deductions whatever the symmetry of the grid.
+    /// deductions whatever the symmetry of the grid. A placement found twice is
+    /// listed twice (applying it again changes nothing).
     pub fn place(&mut self, t: Technique, rating: u8, cell: usize, d: usize) -> bool {
         self.technique = t;
         self.rating = rating;
-        if !self.placements.contains(&(cell as u8, d as u8)) {
-            self.placements.push((cell as u8, d as u8));
-        }
+        self.placements.push((cell as u8, d as u8));
         true
     }
 
@@ -444,6 +552,8 @@ impl Rater {
                 placements: Vec::with_capacity(81),
                 elims: Vec::with_capacity(729),
                 cells: Vec::with_capacity(81),
+                record: false,
+                patterns: Vec::new(),
             },
             memo: basic::Memo::default(),
             chains: chains::Chains::new(),
@@ -529,6 +639,7 @@ impl Rater {
         cap: u8,
     ) -> Rating {
         let fast = steps.is_none();
+        self.found.record = !fast;
         while self.board.empty != 0 && best.rating <= cap {
             if fast {
                 let singles = self.singles();
@@ -542,6 +653,13 @@ impl Rater {
                 }
             }
             self.found.clear();
+            // The board before the step, for the step's record only (not copied
+            // while rating).
+            let before = if fast {
+                None
+            } else {
+                Some((self.board.cand, self.board.value))
+            };
             if !self.find(fast) {
                 self.fallback(solution);
             }
@@ -559,8 +677,8 @@ impl Rater {
                     technique: self.found.technique,
                 };
             }
-            if let Some(steps) = steps.as_deref_mut() {
-                let f = &self.found;
+            if let (Some(steps), Some((candidates, grid))) = (steps.as_deref_mut(), before) {
+                let f = &mut self.found;
                 // Finders record a cell or a deduction once per pattern that gives it
                 // (two full houses naming the same cell, an xy-wing found from both
                 // pincers): a step lists each once, in first-found order.
@@ -570,6 +688,9 @@ impl Rater {
                     cells: first_of_each(f.cells.iter().copied()),
                     placements: first_of_each(f.placements.iter().map(|&(c, d)| (c, d + 1))),
                     eliminations: first_of_each(f.elims.iter().map(|&(c, d)| (c, d + 1))),
+                    patterns: std::mem::take(&mut f.patterns),
+                    candidates,
+                    grid,
                 });
             }
         }
@@ -604,12 +725,14 @@ impl Rater {
         let cell = Cells128(b.empty)
             .min_by_key(|&c| b.cand[c].count_ones())
             .expect("called only while cells are empty");
+        let mark = self.found.mark();
         self.found.place(
             Technique::BeyondImplemented,
             CEILING,
             cell,
             solution[cell] as usize - 1,
         );
+        self.found.pattern(mark, 0, 0);
     }
 
     /// Runs the finders in SE's order; true when one made progress. `past_singles`:

@@ -367,19 +367,21 @@ impl LoopSearch<'_> {
         if rating < self.best {
             self.best = rating;
             self.technique = technique;
-            f.elims.clear();
-            f.cells.clear();
+            f.restart();
         }
+        let mark = f.mark();
         for &(cells, digits) in elims {
             for c in Cells128(cells) {
                 for d in Bits((b.cand[c] & digits) as u32) {
-                    if !f.elims.contains(&(c as u8, d as u8)) {
-                        f.elims.push((c as u8, d as u8));
-                    }
+                    f.elims.push((c as u8, d as u8));
                 }
             }
         }
         f.cells.extend_from_slice(&self.path[..self.len]);
+        let extra = self.path[..self.len]
+            .iter()
+            .fold(0, |acc, &c| acc | b.cand[c as usize]);
+        f.pattern(mark, 0, extra);
     }
 }
 
@@ -494,10 +496,14 @@ pub(crate) fn bug(b: &Pencilmarks, f: &mut Found) -> bool {
     }
     let Some(extra) = chosen else { return false };
     let extra = &extra[..n];
+    let mark = f.mark();
     f.cells.extend(bug_cells[..n].iter().map(|&c| c as u8));
+    let digits = extra.iter().fold(0, |acc, &e| acc | e);
     if n == 1 {
         let c = bug_cells[0];
-        return f.place(Technique::Bug, 56, c, extra[0].trailing_zeros() as usize);
+        f.place(Technique::Bug, 56, c, extra[0].trailing_zeros() as usize);
+        f.pattern(mark, 0, digits);
+        return true;
     }
     if extra.iter().all(|&e| e == extra[0]) {
         let z = extra[0].trailing_zeros() as usize;
@@ -507,6 +513,7 @@ pub(crate) fn bug(b: &Pencilmarks, f: &mut Found) -> bool {
         }
         if targets != 0 {
             f.push_mask(targets, z);
+            f.pattern(mark, 0, digits);
             return f.elim(Technique::Bug, 57);
         }
     }
