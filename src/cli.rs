@@ -287,9 +287,14 @@ pub struct GradeArgs {
     #[arg(long)]
     pub steps: bool,
     /// One JSON object per line instead of text: {"line", "rating", "technique"} and,
-    /// with --steps, "steps" (cells 0..80 row-major, digits 1..9).
+    /// with --steps, "steps" (cells 0..80 row-major, digits 1..9), each with its
+    /// "patterns" (houses, digits, conclusions, chains): see the README's hint schema.
     #[arg(long)]
     pub json: bool,
+    /// With --steps --json: each step also gives the grid and the candidates before
+    /// it ("grid", "candidates"), what an app draws a hint on.
+    #[arg(long, requires_all = ["steps", "json"])]
+    pub candidates: bool,
 }
 
 #[derive(Debug, Args)]

@@ -11,7 +11,7 @@ use serde_json::json;
 
 use crate::cli::GradeArgs;
 use crate::engine::board::Nine;
-use crate::engine::rating::{Rater, Step};
+use crate::engine::rating::{Chain, Link, Node, Pattern, Rater, Step};
 
 use super::{for_each_line_as, LineErrors, Outcome};
 
@@ -46,7 +46,8 @@ pub fn run(args: &GradeArgs) -> anyhow::Result<Outcome> {
                 "technique": rating.technique.name(),
             });
             if args.steps {
-                object["steps"] = steps.iter().map(step_json).collect();
+                let with = args.candidates;
+                object["steps"] = steps.iter().map(|s| step_json(s, with)).collect();
             }
             writeln!(out, "{object}")?;
         } else {
@@ -86,12 +87,79 @@ fn write_step(out: &mut dyn Write, step: &Step) -> io::Result<()> {
     writeln!(out)
 }
 
-fn step_json(step: &Step) -> serde_json::Value {
-    json!({
+/// A step as JSON: the step's own lists (as in the text form), its patterns one
+/// by one, and with `candidates` the board before it.
+fn step_json(step: &Step, candidates: bool) -> serde_json::Value {
+    let mut object = json!({
         "technique": step.technique.name(),
         "rating": f64::from(step.rating) / 10.0,
         "cells": step.cells,
         "placements": step.placements,
         "eliminations": step.eliminations,
+        "patterns": step.patterns.iter().map(pattern_json).collect::<Vec<_>>(),
+    });
+    if candidates {
+        let grid: String = step.grid.iter().map(|&v| char::from(b'0' + v)).collect();
+        object["grid"] = grid.into();
+        object["candidates"] = step.candidates.iter().map(|&m| digits_text(m)).collect();
+    }
+    object
+}
+
+/// `"129"`: the digits of a candidate mask (bit `d` = digit `d + 1`).
+fn digits_text(mask: u16) -> String {
+    (0..9)
+        .filter(|d| mask >> d & 1 != 0)
+        .map(|d| char::from(b'1' + d as u8))
+        .collect()
+}
+
+/// `{"kind": "row", "number": 3}`: unit `u` (rows, columns, boxes; numbered 1..9).
+fn house_json(u: u8) -> serde_json::Value {
+    let kind = ["row", "column", "box"][usize::from(u / 9)];
+    json!({"kind": kind, "number": u % 9 + 1})
+}
+
+fn pattern_json(pattern: &Pattern) -> serde_json::Value {
+    let mut object = json!({
+        "houses": (0..27u8)
+            .filter(|u| pattern.houses >> u & 1 != 0)
+            .map(house_json)
+            .collect::<Vec<_>>(),
+        "digits": (1..=9u8)
+            .filter(|d| pattern.digits >> (d - 1) & 1 != 0)
+            .collect::<Vec<_>>(),
+        "cells": pattern.cells,
+        "placements": pattern.placements,
+        "eliminations": pattern.eliminations,
+    });
+    if let Some(chain) = &pattern.chain {
+        object["chain"] = chain_json(chain);
+    }
+    object
+}
+
+fn chain_json(chain: &Chain) -> serde_json::Value {
+    let node = |n: &Node| {
+        let link = match n.link {
+            Link::Assumed => json!("assumed"),
+            Link::Cell => json!("cell"),
+            Link::House(u) => house_json(u),
+        };
+        json!({
+            "cell": n.cell,
+            "digit": n.digit,
+            "on": n.on,
+            "from": n.from,
+            "link": link,
+        })
+    };
+    json!({
+        "kind": if chain.forcing { "forcing" } else { "contradiction" },
+        "branches": chain
+            .branches
+            .iter()
+            .map(|b| b.iter().map(node).collect::<Vec<_>>())
+            .collect::<Vec<_>>(),
     })
 }

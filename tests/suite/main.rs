@@ -13,6 +13,7 @@ mod export;
 mod generate;
 mod golden;
 mod grade;
+mod hints;
 mod histograms;
 mod laws;
 mod licences;
