@@ -378,19 +378,26 @@ impl Chains {
         let target = (t.node, t.place);
         let cases: Vec<(usize, bool)> = match t.source {
             Source::Alone => {
-                // A cycle's conclusion is also a chain with every static link; a
-                // one-kind search may not find it.
+                // A static chain reads best as "p on ⇒ … ⇒ p off": searched until
+                // the assumption itself is refuted, else until any contradiction. A
+                // cycle's conclusion is also a chain with every static link, which a
+                // one-kind search may not find.
+                let assumed = !t.place;
+                let dynamic = matches!(mode, Mode::Nishio | Mode::Dynamic);
+                let w = &mut self.work;
                 for mode in [mode, Mode::Static] {
                     let p = &mut self.scratch;
-                    propagate(
-                        b,
-                        p,
-                        &mut self.work,
-                        t.node,
-                        !t.place,
-                        mode,
-                        Until::Contradiction,
-                    );
+                    if !dynamic {
+                        propagate(b, p, w, t.node, assumed, mode, Until::Refuted(usize::MAX));
+                        if has(if assumed { &p.off } else { &p.on }, t.node) {
+                            let roots = [(t.node, assumed), (t.node, !assumed)];
+                            return Some(Chain {
+                                forcing: false,
+                                branches: vec![branch(b, p, &roots)],
+                            });
+                        }
+                    }
+                    propagate(b, p, w, t.node, assumed, mode, Until::Contradiction);
                     if p.contra != NONE {
                         let x = p.contra as usize;
                         return Some(Chain {
