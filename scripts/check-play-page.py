@@ -8,9 +8,14 @@ entry, checks that Check marks only the wrong one and reveals nothing, that othe
 keys are ignored, arrow keys move, pencil marks toggle, progress survives a reload
 (localStorage), Restart and Reveal work, that typing the whole solution marks the
 grid solved, Next/Prev show each puzzle's number and band, and that Download PNG
-makes a PNG; then it saves a screenshot to SCREENSHOT.png. Each MORE.html (e.g. a
-16x16 page) gets a smoke test: a letter typed in lower case, then the whole
-solution typed until the grid is marked solved.
+makes a PNG; then it saves a screenshot to SCREENSHOT.png. Hint (9x9 pages) must
+show the solving path's next pattern: its cells marked, its conclusions true of the
+solution, the first one on a fresh grid, the one after the player's progress
+later, none while an entry is wrong. Each MORE.html (e.g. a 16x16 page) gets a
+smoke test: a letter typed in lower case, then the whole solution typed until the
+grid is marked solved; on a 9x9 one whose path goes past the singles, the grid is
+filled up to its hardest step, Hint must step up to that step, and a screenshot of
+it is saved beside SCREENSHOT.png as NAME-hint.png.
 
 A user opens the pages from file://, and the script first opens PAGE.html that way
 and checks that it draws its givens and takes an entry. The checks above are then made
@@ -156,6 +161,41 @@ class Page:
         self.press(*keys)
 
 
+def shown_hint(page):
+    """The hint on the grid: (pattern cells, {cell: digits to set}, {cell: digits
+    that go}) read from the cells' classes and data, and the status line."""
+    cells = page.d.execute_script(
+        "return Array.from(document.querySelectorAll('#grid .cell')).map(e => "
+        "[e.classList.contains('hint-cell'), e.dataset.hintPlace || '', "
+        "(e.dataset.hintElim || '').replace('\u2212', '')])")
+    pattern = sorted(i for i, (p, _, _) in enumerate(cells) if p)
+    places = {i: d for i, (_, d, _) in enumerate(cells) if d}
+    elims = {i: e for i, (_, _, e) in enumerate(cells) if e}
+    return pattern, places, elims, page.text("status")
+
+
+def check_hint(page, hint, solution):
+    """Hint was pressed: the grid shows `hint` (one pattern of the page's data), and
+    what it concludes holds in the solution."""
+    pattern, places, elims, status = shown_hint(page)
+    expect(status.startswith("Hint: "), f"the status line tells the hint: {status!r}")
+    expect(pattern == sorted(hint["cells"]), f"the hint marks its cells: {pattern} vs {hint}")
+    want_places = {}
+    for c, d in hint["placements"]:
+        want_places[c] = want_places.get(c, "") + str(d)
+    want_elims = {}
+    for c, d in hint["eliminations"]:
+        want_elims[c] = want_elims.get(c, "") + str(d)
+    expect(places == want_places and elims == want_elims,
+           f"the hint shows its conclusions: {places} {elims} vs {hint}")
+    expect(places or elims, "a hint concludes something")
+    for c, d in places.items():
+        expect(solution[c] == d, f"hint: r{c // 9 + 1}c{c % 9 + 1} is {d}, the solution says "
+               f"{solution[c]}")
+    for c, ds in elims.items():
+        expect(solution[c] not in ds, f"hint: {solution[c]} removed from r{c // 9 + 1}c{c % 9 + 1}")
+
+
 def check_main_page(page, screenshot):
     data = page.data
     expect(len(data["puzzles"]) >= 2, "the main page needs at least two puzzles")
@@ -238,6 +278,26 @@ def check_main_page(page, screenshot):
     page.click("restart")
     expect(page.values() == givens, "Restart leaves only the givens")
     expect(all(m == "" for _, m, _ in page.cells()), "Restart clears the pencil marks")
+
+    # Hint: on a fresh grid, the path's first pattern; an entry clears it; with a
+    # wrong entry there is none.
+    hints = first.get("hints")
+    expect((n == 9) == bool(hints), "9x9 puzzles, and only they, carry hints")
+    if hints:
+        page.click("hint")
+        check_hint(page, hints[0], solution)
+        page.click_cell(b)
+        page.press(solution[b])
+        expect(shown_hint(page)[:3] == ([], {}, {}), "an entry clears the hint")
+        page.click_cell(a)
+        page.press(wrong)
+        page.click("hint")
+        expect(shown_hint(page)[:3] == ([], {}, {}) and "wrong" in page.text("status"),
+               f"no hint while an entry is wrong: {page.text('status')!r}")
+        page.click("restart")
+    else:
+        expect(not page.d.find_element(By.ID, "hint").is_displayed(),
+               "no Hint button without hints")
     page.click("reveal")
     expect(page.values() == solution, "Reveal shows the solution")
     expect("revealed" in page.grid_classes() and "solved" not in page.grid_classes(),
@@ -317,7 +377,55 @@ def check_main_page(page, screenshot):
     expect(not errors, "the page logged errors" + errors)
 
 
-def check_other_page(page):
+SINGLES = ("full-house", "hidden-single", "naked-single")
+
+
+def check_hint_walk(page, shot):
+    """On the first puzzle whose path goes past the singles: the grid filled with
+    every placement before the path's hardest step, Hint shows the patterns that
+    only remove candidates just before the next placement, one per press, up to
+    that step; a screenshot of it."""
+    data = page.data
+    for index, puzzle in enumerate(data["puzzles"]):
+        hints = puzzle.get("hints") or []
+        hardest = max((float(h["rating"]) for h in hints), default=0)
+        k = next((i for i, h in enumerate(hints)
+                  if h["technique"] not in SINGLES and float(h["rating"]) == hardest), None)
+        if k is not None:
+            break
+    else:
+        return False
+    for _ in range(index):
+        page.click("next")
+    page.click("restart")
+    solution = puzzle["solution"]
+    filled = set()
+    for h in hints[:k]:
+        for c, d in h["placements"]:
+            page.click_cell(c)
+            page.press(str(d))
+            filled.add(c)
+    # The first pattern still to place a cell, and the run of removal-only
+    # patterns just before it.
+    first = next(i for i, h in enumerate(hints)
+                 if any(c not in filled for c, _ in h["placements"]))
+    start = first
+    while start > 0 and not hints[start - 1]["placements"]:
+        start -= 1
+    expect(start <= k <= first, f"hint {k} is next: the run is {start}..{first}")
+    for i in range(start, k + 1):
+        page.click("hint")
+        check_hint(page, hints[i], solution)
+    status = page.text("status").lower().replace("-", " ")
+    expect(hints[k]["technique"].replace("-", " ") in status,
+           f"the hint names {hints[k]['technique']}: {page.text('status')!r}")
+    page.d.execute_script("window.scrollTo(0, 0)")
+    expect(page.d.save_screenshot(str(shot)), "the hint's screenshot was saved")
+    page.click("restart")
+    return True
+
+
+def check_other_page(page, hint_shot):
     data = page.data
     symbols = data["symbols"]
     first = data["puzzles"][0]
@@ -335,6 +443,11 @@ def check_other_page(page):
     beyond = chr(ord(symbols[-1]) + 1)
     page.press(beyond.lower(), beyond)
     expect(page.values()[empty] == ".", f"{beyond!r} is not a symbol of this size")
+    if data["size"] == 9:
+        check_hint_walk(page, hint_shot)
+        page.click("restart")
+        for _ in range(len(data["puzzles"])):
+            page.click("prev")
     page.type_solution(givens, solution, lower=True)
     expect(page.values() == solution, "the typed solution is on the grid")
     expect("solved" in page.grid_classes(), f"the {data['size']}x{data['size']} grid is solved")
@@ -421,9 +534,10 @@ def main(argv):
         # in the storage the checks below see.
         check_from_file(Page(driver, page_path.resolve().as_uri()))
         check_main_page(Page(driver, urls[0]), screenshot)
+        hint_shot = screenshot.with_name(screenshot.stem + "-hint.png")
         for path, url in zip(more, urls[1:]):
             step = path
-            check_other_page(Page(driver, url))
+            check_other_page(Page(driver, url), hint_shot)
     except CheckFailed as e:
         fail(f"{step}: {e}")
     except WebDriverException as e:

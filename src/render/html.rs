@@ -24,6 +24,7 @@
 use serde::Serialize;
 
 use crate::engine::grid::{find_repeat, format_sized_into, Size};
+use crate::engine::rating::Rater;
 
 /// The page around the player; `{{name}}` marks where [`play_page`] puts each part.
 const TEMPLATE: &str = include_str!("play.html");
@@ -117,6 +118,49 @@ struct PuzzleData<'a> {
     technique: Option<&'a str>,
     givens: String,
     solution: String,
+    /// 9×9 only: the solving path one pattern at a time, for the Hint button.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    hints: Vec<HintData>,
+}
+
+/// One pattern of the solving path as the Hint button shows it (cells 0..80,
+/// digits 1..9, houses 0..27: rows, columns, boxes).
+#[derive(Serialize)]
+struct HintData {
+    technique: &'static str,
+    rating: String,
+    cells: Vec<u8>,
+    houses: Vec<u8>,
+    digits: Vec<u8>,
+    placements: Vec<(u8, u8)>,
+    eliminations: Vec<(u8, u8)>,
+}
+
+/// The hints of a 9×9 puzzle: every pattern of its solving path ([`Rater`]), in
+/// order; none for a puzzle the rater refuses (the page still plays it).
+fn hints(givens: &[u8]) -> Vec<HintData> {
+    let Ok(cells) = <&crate::engine::grid::Cells>::try_from(givens) else {
+        return Vec::new();
+    };
+    let mut steps = Vec::new();
+    if Rater::new().rate_with_steps(cells, &mut steps).is_err() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for step in &steps {
+        for p in &step.patterns {
+            out.push(HintData {
+                technique: step.technique.name(),
+                rating: format!("{}.{}", step.rating / 10, step.rating % 10),
+                cells: p.cells.clone(),
+                houses: (0..27).filter(|u| p.houses >> u & 1 != 0).collect(),
+                digits: (1..=9).filter(|d| p.digits >> (d - 1) & 1 != 0).collect(),
+                placements: p.placements.clone(),
+                eliminations: p.eliminations.clone(),
+            });
+        }
+    }
+    out
 }
 
 /// Makes the play page of `puzzles`, boards of `size`, titled `title`.
@@ -215,6 +259,11 @@ fn puzzle_data<'a>(size: Size, p: &PlayPuzzle<'a>) -> Result<PuzzleData<'a>, Pla
         technique: p.technique,
         givens: text(p.givens),
         solution: text(p.solution),
+        hints: if size == Size::Nine {
+            hints(p.givens)
+        } else {
+            Vec::new()
+        },
     })
 }
 

@@ -22,6 +22,7 @@
   const statusEl = $('status');
   const timerEl = $('timer');
   const pencilEl = $('pencil');
+  const hintEl = $('hint');
   const downloadEl = $('download');
 
   // localStorage may be missing or refuse (private windows, some browsers on
@@ -56,6 +57,7 @@
     revealed: false,
     elapsed: 0, // milliseconds counted before `since`
     since: null, // when the running clock started, or null when stopped
+    hint: -1, // the index of the hint shown (in the puzzle's `hints`), or -1
   };
 
   /** Cells of a board in the text format: `.` = 0, then the symbols 1..N. */
@@ -163,6 +165,7 @@
     game.revealed = saved ? saved.revealed : false;
     game.since = null;
     game.wrong.clear();
+    game.hint = -1;
     game.selected = Math.max(0, game.givens.indexOf(0));
     startClock();
     say(game.solved ? solvedMessage() : game.revealed ? 'Solution revealed.' : '');
@@ -204,6 +207,7 @@
   }
 
   function afterChange() {
+    game.hint = -1;
     if (game.values.every((v, i) => v === game.solution[i])) {
       game.solved = true;
       stopClock();
@@ -230,6 +234,7 @@
 
   function reveal() {
     if (game.solved) return;
+    game.hint = -1;
     game.values = game.solution.slice();
     game.revealed = true;
     game.wrong.clear();
@@ -240,6 +245,7 @@
   }
 
   function restart() {
+    game.hint = -1;
     game.values = game.givens.slice();
     game.marks = new Array(CELLS).fill(0);
     game.wrong.clear();
@@ -250,6 +256,72 @@
     startClock();
     say('');
     save();
+    draw();
+  }
+
+  // ----- Hints -----------------------------------------------------------------
+
+  // A puzzle's `hints` are the patterns of a solving path in order, each with its
+  // cells, houses, digits and conclusions. The next one is the first that sets a
+  // cell the player has not filled, or one of the patterns that only remove
+  // candidates just before it (pressing Hint again steps through those).
+
+  const NAMES = {
+    'x-wing': 'X-wing', 'xy-wing': 'XY-wing', 'xyz-wing': 'XYZ-wing',
+    'wxyz-wing': 'WXYZ-wing', 'vwxyz-wing': 'VWXYZ-wing', 'x-chain': 'X-chain',
+    'xy-chain': 'XY-chain', aic: 'AIC', bug: 'BUG',
+  };
+
+  function techniqueName(t) {
+    return NAMES[t] || t.charAt(0).toUpperCase() + t.slice(1).replace(/-/g, ' ');
+  }
+
+  function cellName(c) {
+    return 'r' + (Math.floor(c / 9) + 1) + 'c' + ((c % 9) + 1);
+  }
+
+  function houseName(u) {
+    return ['row ', 'column ', 'box '][Math.floor(u / 9)] + ((u % 9) + 1);
+  }
+
+  function nextHint(hints) {
+    const open = (h) => h.placements.some(([c]) => game.values[c] === 0);
+    const k = hints.findIndex(open);
+    if (k < 0) return -1;
+    let j = k;
+    while (j > 0 && hints[j - 1].placements.length === 0) j--;
+    // Again on the same run: the next pattern of it.
+    if (game.hint >= j && game.hint < k) return game.hint + 1;
+    return j;
+  }
+
+  function hintText(h) {
+    const said = [];
+    for (const [c, d] of h.placements) said.push(cellName(c) + ' is ' + d);
+    const gone = new Map();
+    for (const [c, d] of h.eliminations) {
+      if (!gone.has(d)) gone.set(d, []);
+      gone.get(d).push(cellName(c));
+    }
+    for (const [d, cells] of gone) said.push(d + ' goes from ' + cells.join(', '));
+    const where = h.houses.length ? ' in ' + h.houses.map(houseName).join(', ') : '';
+    const digits = h.digits.length ? ', digit' + (h.digits.length > 1 ? 's ' : ' ') +
+      h.digits.join(', ') : '';
+    return 'Hint: ' + techniqueName(h.technique) + ' (' + h.rating + ')' + digits + where +
+      ': ' + said.join('; ') + '.';
+  }
+
+  function hint() {
+    const hints = data.puzzles[game.index].hints;
+    if (!hints || game.solved || game.revealed) return;
+    const wrong = game.values.some((v, i) => v && v !== game.solution[i]);
+    if (wrong) {
+      game.hint = -1;
+      say('An entry is wrong, so no step follows from this grid: Check shows which.');
+    } else {
+      game.hint = nextHint(hints);
+      say(game.hint < 0 ? 'Every cell is filled.' : hintText(hints[game.hint]));
+    }
     draw();
   }
 
@@ -338,6 +410,7 @@
     $('position').textContent = (game.index + 1) + ' / ' + data.puzzles.length;
     $('prev').disabled = game.index === 0;
     $('next').disabled = game.index === data.puzzles.length - 1;
+    hintEl.hidden = !p.hints;
     downloadEl.setAttribute('download', 'sudoku-' + p.number + '.png');
   }
 
@@ -347,6 +420,10 @@
     const selCol = sel % N;
     const selBox = boxOf(sel);
     const selValue = game.values[sel];
+    const hints = data.puzzles[game.index].hints;
+    const h = game.hint >= 0 && hints ? hints[game.hint] : null;
+    const inHouse = (i) => h !== null && h.houses.some((u) =>
+      (u < 9 ? Math.floor(i / 9) === u : u < 18 ? i % 9 === u - 9 : boxOf(i) === u - 18));
     for (let i = 0; i < CELLS; i++) {
       const el = cellEls[i];
       const v = game.values[i];
@@ -362,6 +439,14 @@
       el.classList.toggle('same', i !== sel && v !== 0 && v === selValue);
       el.dataset.value = v ? SYMBOLS[v - 1] : '';
       el.dataset.marks = v ? '' : marksText(game.marks[i]);
+      el.classList.toggle('hint-house', inHouse(i));
+      el.classList.toggle('hint-cell', h !== null && h.cells.includes(i));
+      const place = h ? h.placements.filter(([c]) => c === i).map(([, d]) => d) : [];
+      const elim = h ? h.eliminations.filter(([c]) => c === i).map(([, d]) => d) : [];
+      el.classList.toggle('hint-place', place.length > 0);
+      el.classList.toggle('hint-elim', elim.length > 0);
+      el.dataset.hintPlace = place.join('');
+      el.dataset.hintElim = elim.length ? '\u2212' + elim.join('') : '';
       drawContent(i, v, v ? 0 : game.marks[i]);
     }
     gridEl.classList.toggle('solved', game.solved);
@@ -488,6 +573,7 @@
   $('prev').addEventListener('click', () => go(-1));
   $('next').addEventListener('click', () => go(1));
   $('check').addEventListener('click', check);
+  hintEl.addEventListener('click', hint);
   $('reveal').addEventListener('click', reveal);
   $('restart').addEventListener('click', restart);
   pencilEl.addEventListener('click', togglePencil);

@@ -166,9 +166,27 @@ fn rendered_page(dir: &Path) -> std::path::PathBuf {
         !text.contains("http"),
         "the rendered page names no web address"
     );
-    // Five puzzles of a rated bank: one per class, with their rating and technique.
-    assert_eq!(text.matches("\"technique\":\"").count(), 5, "{text}");
+    // Five puzzles of a rated bank: one per class, with their rating, technique and
+    // hints.
+    let data = page_data(&text);
+    let puzzles = data["puzzles"].as_array().unwrap();
+    assert_eq!(puzzles.len(), 5, "{data}");
+    for p in puzzles {
+        assert!(p["rating"].is_string() && p["technique"].is_string(), "{p}");
+        assert!(!p["hints"].as_array().unwrap().is_empty(), "{p}");
+    }
     pages[0].clone()
+}
+
+/// The JSON document a play page carries.
+fn page_data(html: &str) -> serde_json::Value {
+    let open = r#"<script type="application/json" id="puzzle-data">"#;
+    let start = html.find(open).expect("the page has its data element") + open.len();
+    let end = start
+        + html[start..]
+            .find("</script>")
+            .expect("the data element ends");
+    serde_json::from_str(&html[start..end]).expect("the page's data is JSON")
 }
 
 /// Runs the checker on `page` (and `more` pages), saving its screenshot to `shot`.
@@ -212,12 +230,16 @@ fn the_play_page_plays_in_a_headless_browser() {
     );
     assert!(stdout.contains("check-play-page: ok"), "{stdout}{stderr}");
 
-    let png = std::fs::read(&screenshot).expect("the script saved a screenshot");
-    assert!(
-        png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1000,
-        "the screenshot is a PNG picture ({} bytes)",
-        png.len()
-    );
+    // The game in progress, and a hint past the singles on the rendered page.
+    for shot in [screenshot, dir.join("play-page-hint.png")] {
+        let png = std::fs::read(&shot).expect("the script saved a screenshot");
+        assert!(
+            png.starts_with(b"\x89PNG\r\n\x1a\n") && png.len() > 1000,
+            "{} is a PNG picture ({} bytes)",
+            shot.display(),
+            png.len()
+        );
+    }
 }
 
 /// The checker can fail: a page whose Check marks nothing is refused, by name.
