@@ -578,13 +578,7 @@ pub fn run<B: Board>(config: &BenchConfig, mut on_row: impl FnMut(&BenchRow)) ->
 
 /// A rate for a sentence: `41.2k/s`.
 fn human_rate(per_second: f64) -> String {
-    if per_second >= 1e6 {
-        format!("{:.2}M/s", per_second / 1e6)
-    } else if per_second >= 1e3 {
-        format!("{:.1}k/s", per_second / 1e3)
-    } else {
-        format!("{per_second:.1}/s")
-    }
+    format!("{}/s", crate::util::text::short(per_second))
 }
 
 /// One line per band of band-mode rows, in their order: the fastest of our

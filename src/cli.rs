@@ -334,7 +334,7 @@ pub struct StatsArgs {
     /// Directory of the bank (the --out of generate).
     #[arg(value_name = "OUT")]
     pub out: PathBuf,
-    /// Also draw the SVG chart (clue counts, throughput per stage) into FILE.
+    /// Also draw the SVG chart (clue counts, ratings, progress per stage) into FILE.
     /// Without it nothing is written: `stats` only reads the bank.
     #[arg(long, value_name = "FILE")]
     pub svg: Option<PathBuf>,

@@ -8,7 +8,7 @@
 //!
 //! Latencies are nanoseconds throughout. A `.hlog` (interval log, V2 or V2 deflate
 //! histograms in base64) is preferred: merging its intervals gives the exact
-//! whole-run histogram *and* throughput over time. A `.hgrm` (the percentile
+//! whole-run histogram *and* progress over time. A `.hgrm` (the percentile
 //! distribution text) only gives percentiles, read from its rows; its values are in
 //! microseconds, HdrHistogram's usual output scaling and what the generator writes.
 
@@ -169,12 +169,22 @@ pub struct StageLatency {
     pub max: f64,
 }
 
-/// Values recorded per second in one interval of a stage's log.
+/// One interval of a stage's log: when it ran and how many values it recorded.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct RatePoint {
+    /// Start of the interval, seconds from the start of the log.
+    pub start: f64,
     /// End of the interval, seconds from the start of the log.
     pub secs: f64,
-    pub per_sec: f64,
+    /// Values recorded in the interval.
+    pub count: u64,
+}
+
+impl RatePoint {
+    /// Values recorded per second in the interval.
+    pub fn per_sec(&self) -> f64 {
+        self.count as f64 / (self.secs - self.start)
+    }
 }
 
 /// Why a histogram file could not be read.
@@ -238,8 +248,9 @@ pub fn read_hlog(
         let duration = interval.duration().as_secs_f64();
         if duration > 0.0 {
             points.push(RatePoint {
+                start: ts - origin,
                 secs: ts - origin + duration,
-                per_sec: h.len() as f64 / duration,
+                count: h.len(),
             });
         }
     }
@@ -614,9 +625,70 @@ fn bar_panel<DB: plotters::prelude::DrawingBackend>(
     Ok(())
 }
 
+/// The stages' progress over the run: per stage, the share of its work done by
+/// each second (its values counted interval by interval). On one 0–100 % axis
+/// every stage reads alike, whatever its unit and rate and however short or long
+/// the run: a steep line is a fast stretch, a flat one a stall, and where each
+/// line starts and ends says when the stage ran.
+fn progress_panel<DB: plotters::prelude::DrawingBackend>(
+    panel: &plotters::prelude::DrawingArea<DB, plotters::coord::Shift>,
+    rates: &[&(String, Vec<RatePoint>)],
+) -> Result<(), String> {
+    use plotters::prelude::*;
+    let x_max = rates
+        .iter()
+        .flat_map(|(_, p)| p.iter().map(|p| p.secs))
+        .fold(0.0f64, f64::max)
+        .max(1e-3);
+    let mut chart = ChartBuilder::on(panel)
+        .caption("Progress per stage", ("sans-serif", 22))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(64)
+        .build_cartesian_2d(0.0..x_max * 1.02, 0.0..105.0)
+        .map_err(|e| e.to_string())?;
+    chart
+        .configure_mesh()
+        .x_desc("seconds")
+        .y_desc("% of the stage's work done")
+        .draw()
+        .map_err(|e| e.to_string())?;
+    for (i, (stage, points)) in rates.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let total: u64 = points.iter().map(|p| p.count).sum();
+        let first = points.first().map_or(0.0, |p| p.start);
+        let ran = points.last().map_or(0.0, |p| p.secs) - first;
+        // From the first interval's start at 0 %, a point at each interval's end.
+        let line = std::iter::once((first, 0.0)).chain(points.iter().scan(0u64, |done, p| {
+            *done += p.count;
+            Some((p.secs, 100.0 * *done as f64 / total.max(1) as f64))
+        }));
+        let short = crate::util::text::short;
+        let label = format!(
+            "{stage}: {total} in {ran:.1} s ({}/s)",
+            short(total as f64 / ran.max(1e-9))
+        );
+        chart
+            .draw_series(LineSeries::new(line, color.stroke_width(2)))
+            .map_err(|e| e.to_string())?
+            .label(label)
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
+            });
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.8))
+        .border_style(BLACK)
+        .draw()
+        .map_err(|e| e.to_string())?;
+    Ok(())
+}
+
 /// The SVG chart: the clue distribution, the rating histogram in the bins of
-/// [`rating_bins`] when rows are rated, and, when there are interval logs, the rate
-/// of each stage over time.
+/// [`rating_bins`] when rows are rated, and, when there are interval logs, each
+/// stage's progress over time ([`progress_panel`]).
 pub fn render_svg(
     stats: &BankStats,
     table: Option<&BandTable>,
@@ -671,51 +743,7 @@ pub fn render_svg(
         }
 
         if let Some(panel) = &rate_panel {
-            let x_max = rates
-                .iter()
-                .flat_map(|(_, p)| p.iter().map(|p| p.secs))
-                .fold(0.0f64, f64::max)
-                .max(1e-3);
-            let y_max = rates
-                .iter()
-                .flat_map(|(_, p)| p.iter().map(|p| p.per_sec))
-                .fold(0.0f64, f64::max)
-                .max(1.0);
-            let mut chart = ChartBuilder::on(panel)
-                .caption("Throughput per stage", ("sans-serif", 22))
-                .margin(12)
-                .x_label_area_size(36)
-                .y_label_area_size(80)
-                .build_cartesian_2d(0.0..x_max * 1.02, 0.0..y_max * 1.1)
-                .map_err(|e| e.to_string())?;
-            chart
-                .configure_mesh()
-                .x_desc("seconds")
-                .y_desc("operations / s")
-                .draw()
-                .map_err(|e| e.to_string())?;
-            for (i, (stage, points)) in rates.iter().enumerate() {
-                let color = Palette99::pick(i).to_rgba();
-                // A step per interval (from the previous interval's end, or 0), so a
-                // run shorter than one interval still draws a line, not one lone point.
-                let steps = points.iter().scan(0.0f64, |from, p| {
-                    let start = std::mem::replace(from, p.secs);
-                    Some([(start, p.per_sec), (p.secs, p.per_sec)])
-                });
-                chart
-                    .draw_series(LineSeries::new(steps.flatten(), color.stroke_width(2)))
-                    .map_err(|e| e.to_string())?
-                    .label(stage.as_str())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 20, y)], color.stroke_width(2))
-                    });
-            }
-            chart
-                .configure_series_labels()
-                .background_style(WHITE.mix(0.8))
-                .border_style(BLACK)
-                .draw()
-                .map_err(|e| e.to_string())?;
+            progress_panel(panel, &rates)?;
         }
         root.present().map_err(|e| e.to_string())?;
     }
@@ -897,12 +925,14 @@ mod tests {
             points,
             vec![
                 RatePoint {
+                    start: 0.0,
                     secs: 1.0,
-                    per_sec: 3.0
+                    count: 3
                 },
                 RatePoint {
+                    start: 1.0,
                     secs: 2.0,
-                    per_sec: 7.0
+                    count: 7
                 }
             ]
         );
@@ -975,34 +1005,31 @@ mod tests {
             "fill".to_string(),
             vec![
                 RatePoint {
+                    start: 0.0,
                     secs: 1.0,
-                    per_sec: 10.0,
+                    count: 10,
                 },
                 RatePoint {
+                    start: 1.0,
                     secs: 2.0,
-                    per_sec: 12.0,
+                    count: 30,
                 },
             ],
         )];
         let both = render_svg(&s, None, &rates).unwrap();
-        assert!(both.contains("Throughput per stage"));
-        assert!(both.contains("<polyline"), "a line series is drawn");
+        assert!(both.contains("Progress per stage"));
+        assert!(both.contains("fill: 40 in 2.0 s (20.0/s)"), "{both}");
+        // 0 %, 25 % after the first second, 100 % at the end: rising, the last
+        // point the highest of the panel's line.
+        let ys = series_points(&both);
+        assert_eq!(ys.len(), 3, "{both}");
+        assert!(ys[0].1 > ys[1].1 && ys[1].1 > ys[2].1, "{ys:?}");
+        let quarter = (ys[0].1 - ys[1].1) / (ys[0].1 - ys[2].1);
+        assert!((quarter - 0.25).abs() < 0.02, "{ys:?}");
     }
 
-    /// Regression (issue #11): a run shorter than one interval has one rate point, and
-    /// its throughput panel was empty.
-    #[test]
-    fn one_interval_still_draws_a_line() {
-        let mut s = BankStats::new();
-        s.add(&row(24, "hard", 1));
-        let rates = vec![(
-            "expand".to_string(),
-            vec![RatePoint {
-                secs: 0.4,
-                per_sec: 5000.0,
-            }],
-        )];
-        let svg = render_svg(&s, None, &rates).unwrap();
+    /// The points of the first series line in an SVG chart (x, y pixels).
+    fn series_points(svg: &str) -> Vec<(f64, f64)> {
         let line = svg
             .lines()
             .find(|l| l.contains("<polyline") && l.contains("stroke-width=\"2\""))
@@ -1014,6 +1041,30 @@ mod tests {
             .split('"')
             .next()
             .unwrap();
-        assert_eq!(points.split_whitespace().count(), 2, "{line}");
+        points
+            .split_whitespace()
+            .map(|p| {
+                let (x, y) = p.split_once(',').unwrap();
+                (x.parse().unwrap(), y.parse().unwrap())
+            })
+            .collect()
+    }
+
+    /// Regression (issue #11): a run shorter than one interval has one rate point, and
+    /// its throughput panel was empty.
+    #[test]
+    fn one_interval_still_draws_a_line() {
+        let mut s = BankStats::new();
+        s.add(&row(24, "hard", 1));
+        let rates = vec![(
+            "expand".to_string(),
+            vec![RatePoint {
+                start: 0.0,
+                secs: 0.4,
+                count: 2000,
+            }],
+        )];
+        let svg = render_svg(&s, None, &rates).unwrap();
+        assert_eq!(series_points(&svg).len(), 2, "{svg}");
     }
 }

@@ -20,9 +20,28 @@ pub fn counted(n: impl Into<u64>, noun: &str) -> String {
     format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
+/// A quantity for a sentence or a legend, to three or four figures: `41.2k`,
+/// `1.25M`, `7.5`.
+pub fn short(x: f64) -> String {
+    if x >= 1e6 {
+        format!("{:.2}M", x / 1e6)
+    } else if x >= 1e3 {
+        format!("{:.1}k", x / 1e3)
+    } else {
+        format!("{x:.1}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::counted;
+    use super::{counted, short};
+
+    #[test]
+    fn short_quantities_keep_three_figures() {
+        assert_eq!(short(41_234.0), "41.2k");
+        assert_eq!(short(1_250_000.0), "1.25M");
+        assert_eq!(short(7.46), "7.5");
+    }
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {

@@ -199,7 +199,7 @@ fn write_hlog(path: &std::path::Path, stage: &str, per_interval: &[u64]) {
 }
 
 #[test]
-fn stage_latencies_and_throughput_come_from_the_histograms_dir() {
+fn stage_latencies_and_progress_come_from_the_histograms_dir() {
     let dir = tempfile::tempdir().unwrap();
     let out = bank(dir.path());
     let hist = out.join("histograms");
@@ -240,7 +240,9 @@ fn stage_latencies_and_throughput_come_from_the_histograms_dir() {
     );
     let svg = std::fs::read_to_string(&svg_path).unwrap();
     assert!(svg.starts_with("<svg"));
-    assert!(svg.contains("Throughput per stage"));
+    assert!(svg.contains("Progress per stage"));
+    // Two one-second intervals of 100 and 300 fills.
+    assert!(svg.contains("fill: 400 in 2.0 s (200.0/s)"), "{svg}");
     assert!(svg.contains("<polyline"));
 }
 
