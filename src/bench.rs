@@ -858,12 +858,36 @@ fn label_extent(chars: usize) -> (f64, f64) {
 /// Reads one figure of a row, for a chart panel.
 type Metric = fn(&BenchRow) -> f64;
 
-/// A two-panel bar chart (puzzles/s above, mean clues below), one bar per combination.
+/// The colours of the rating bands' shares, easiest first (a sequential ramp).
+const BAND_COLOURS: [&str; 6] = [
+    "#c6dbef", "#9ecae1", "#6baed6", "#3182bd", "#08519c", "#08306b",
+];
+
+/// The bar chart, one bar per combination: puzzles/s and mean clues; when the rows
+/// are rated (9×9), also their mean SE rating, the puzzles rated 5.0+ made per
+/// core-second, and each row's puzzles split by default rating band (stacked).
 pub fn render_svg(rows: &[BenchRow]) -> String {
     const BAR: f64 = 28.0;
     const GAP: f64 = 10.0;
     const LEFT: f64 = 60.0;
     const PANEL: f64 = 180.0;
+    let rated = rows.iter().any(|r| r.ratings.is_some());
+    let mut panels: Vec<(&str, &str, Metric)> = vec![
+        ("puzzles/s", "#4878cf", |r| r.puzzles_per_second),
+        ("mean clues", "#d65f5f", |r| r.clues_mean),
+    ];
+    if rated {
+        panels.push(("mean SE rating", "#6acc65", |r| {
+            r.ratings.as_ref().map_or(0.0, |x| x.se_mean)
+        }));
+        panels.push(("puzzles rated 5.0+ per core-second", "#b47cc7", |r| {
+            r.ratings
+                .as_ref()
+                .and_then(|x| x.us_per_se5)
+                .map_or(0.0, |us| 1e6 / us)
+        }));
+    }
+    let n_panels = panels.len() + usize::from(rated);
     // Room for every rotated label, below and to the right of its bar: the last
     // label reaches past the last bar (issue #11: it was cut off).
     let centre = |i: usize| LEFT + i as f64 * (BAR + GAP) + BAR / 2.0;
@@ -878,24 +902,24 @@ pub fn render_svg(rows: &[BenchRow]) -> String {
         LEFT + rows.len().max(1) as f64 * (BAR + GAP) + 20.0,
         right + 10.0,
     );
-    let height = 40.0 + 2.0 * (PANEL + 40.0) + labels;
+    // Room for the band legend beside the last panel's title.
+    let width = if rated {
+        width.max(LEFT + 610.0)
+    } else {
+        width
+    };
+    let height = 40.0 + n_panels as f64 * (PANEL + 40.0) + labels;
     let mut s = String::new();
     let _ = writeln!(
         s,
         r#"<svg xmlns="http://www.w3.org/2000/svg" width="{width:.0}" height="{height:.0}" font-family="sans-serif" font-size="11">"#
     );
     let _ = writeln!(s, r#"<rect width="100%" height="100%" fill="white"/>"#);
-    let panels: [(&str, &str, Metric); 2] = [
-        ("puzzles/s", "#4878cf", |r| r.puzzles_per_second),
-        ("mean clues", "#d65f5f", |r| r.clues_mean),
-    ];
-    for (k, (title, colour, value)) in panels.iter().enumerate() {
-        let top = 40.0 + k as f64 * (PANEL + 40.0);
+    let axis = |s: &mut String, title: &str, top: f64| {
         let base = top + PANEL;
-        let max = rows.iter().map(value).fold(0.0, f64::max);
         let _ = writeln!(
             s,
-            r#"<text x="10" y="{:.0}" font-size="13" font-weight="bold">{title} (max {max:.1})</text>"#,
+            r#"<text x="10" y="{:.0}" font-size="13" font-weight="bold">{title}</text>"#,
             top - 10.0
         );
         let _ = writeln!(
@@ -903,6 +927,14 @@ pub fn render_svg(rows: &[BenchRow]) -> String {
             r#"<line x1="{LEFT}" y1="{base}" x2="{:.0}" y2="{base}" stroke="black"/>"#,
             width - 10.0
         );
+    };
+    for (k, (title, colour, value)) in panels.iter().enumerate() {
+        let top = 40.0 + k as f64 * (PANEL + 40.0);
+        let base = top + PANEL;
+        let max = rows.iter().map(value).fold(0.0, f64::max);
+        // Small figures (a mean rating) keep a decimal on their bars.
+        let digits = usize::from(max < 100.0);
+        axis(&mut s, &format!("{title} (max {max:.1})"), top);
         for (i, r) in rows.iter().enumerate() {
             let v = value(r);
             let h = if max > 0.0 { v / max * PANEL } else { 0.0 };
@@ -915,13 +947,52 @@ pub fn render_svg(rows: &[BenchRow]) -> String {
             );
             let _ = writeln!(
                 s,
-                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="9">{v:.0}</text>"#,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="9">{v:.digits$}</text>"#,
                 x + BAR / 2.0,
                 base - h - 3.0
             );
         }
     }
-    let label_top = 40.0 + 2.0 * (PANEL + 40.0) - 30.0;
+    if rated {
+        // Each row's puzzles by default rating band, stacked from the easiest up to
+        // 100 %, with a legend of the bands.
+        let top = 40.0 + panels.len() as f64 * (PANEL + 40.0);
+        let base = top + PANEL;
+        axis(&mut s, "share per rating band (default table)", top);
+        let names: Vec<&str> = rows
+            .iter()
+            .find_map(|r| r.ratings.as_ref())
+            .map(|x| x.se_shares.iter().map(|(n, _)| n.as_str()).collect())
+            .unwrap_or_default();
+        for (j, name) in names.iter().enumerate() {
+            let x = 300.0 + j as f64 * 75.0;
+            let colour = BAND_COLOURS[j.min(BAND_COLOURS.len() - 1)];
+            let _ = writeln!(
+                s,
+                r#"<rect class="legend" x="{x:.0}" y="{:.0}" width="10" height="10" fill="{colour}"/><text x="{:.0}" y="{:.0}">{name}</text>"#,
+                top - 20.0,
+                x + 14.0,
+                top - 11.0
+            );
+        }
+        for (i, r) in rows.iter().enumerate() {
+            let Some(x) = &r.ratings else { continue };
+            let left = LEFT + i as f64 * (BAR + GAP);
+            let mut y = base;
+            for (j, (name, share)) in x.se_shares.iter().enumerate() {
+                let h = share * PANEL;
+                y -= h;
+                let colour = BAND_COLOURS[j.min(BAND_COLOURS.len() - 1)];
+                let _ = writeln!(
+                    s,
+                    r#"<rect class="share" x="{left:.1}" y="{y:.1}" width="{BAR}" height="{h:.1}" fill="{colour}"><title>{}: {name} {:.0} %</title></rect>"#,
+                    label(r),
+                    100.0 * share
+                );
+            }
+        }
+    }
+    let label_top = 40.0 + n_panels as f64 * (PANEL + 40.0) - 30.0;
     for (i, r) in rows.iter().enumerate() {
         let x = centre(i);
         let _ = writeln!(
@@ -1117,7 +1188,20 @@ mod tests {
         assert!(records.iter().all(|r| r.len() == records[0].len()));
         let svg = render_svg(&rows);
         assert!(svg.starts_with("<svg") && svg.trim_end().ends_with("</svg>"));
-        assert_eq!(svg.matches("<rect x=").count(), 2 * rows.len());
+        // 9×9 rows are rated: four panels of bars (speed, clues, mean SE, 5.0+ per
+        // core-second), then each row's band shares stacked to the panel's height.
+        assert!(rows.iter().all(|r| r.ratings.is_some()));
+        assert_eq!(svg.matches("<rect x=").count(), 4 * rows.len());
+        assert!(svg.contains("share per rating band"));
+        for r in &rows {
+            let stacked: f64 = svg
+                .lines()
+                .filter(|l| l.starts_with("<rect class=\"share\""))
+                .filter(|l| l.contains(&format!("<title>{}: ", label(r))))
+                .map(|l| attr(l, "height"))
+                .sum();
+            assert!((stacked - 180.0).abs() < 0.5, "{}: {stacked}", label(r));
+        }
     }
 
     /// The value of attribute `name` in `tag`.
