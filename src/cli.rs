@@ -198,7 +198,9 @@ pub struct GenerateArgs {
     pub difficulty: String,
     /// Band table: `default`, `six-level`, or NAME=LO-HI,... (clue counts, e.g.
     /// easy=36-40,medium=30-35; with --grade rating, SE ratings, e.g.
-    /// easy=1.0-1.4,hard=2.5-4.9,extreme=7.0+).
+    /// easy=1.0-1.4,hard=2.5-4.9,extreme=7.0+, each optionally with a clue range
+    /// `@17-40` and `:even` to spread its seeds evenly over its rating steps;
+    /// `default:even` for every default band).
     #[arg(long, default_value = "default")]
     pub bands: String,
     /// What the bands grade by: `clues` (clue counts) or `rating` (the SE technique

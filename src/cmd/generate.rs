@@ -404,8 +404,15 @@ fn report(job: &Job, s: &Summary, manifest: &Manifest, first: u64) -> String {
     // Seeds/s on one core: what a band costs, whatever the thread count (staged
     // expansion reads its seeds, so there is no time to report).
     let scale = plan.bands.scale().name();
+    // The first column fits the longest band with its range (`:even` ones are long).
+    let label = |i: usize, band: &crate::engine::bands::Band| {
+        format!("{} {}", band.name, plan.bands.range_text(i))
+    };
+    let w = (plan.bands.bands().iter().enumerate())
+        .map(|(i, b)| label(i, b).len())
+        .fold(22, usize::max);
     text += &format!(
-        "  {:<22} {:>12} {:>10} {:>14} {:>13} {:>16}\n",
+        "  {:<w$} {:>12} {:>10} {:>14} {:>13} {:>16}\n",
         format!("band ({scale})"),
         "rows",
         "seeds",
@@ -424,8 +431,8 @@ fn report(job: &Job, s: &Summary, manifest: &Manifest, first: u64) -> String {
             "-".to_string()
         };
         text += &format!(
-            "  {:<22} {:>12} {:>10} {:>14.2} {:>13} {:>16}\n",
-            format!("{} {}", band.name, plan.bands.range_text(i)),
+            "  {:<w$} {:>12} {:>10} {:>14.2} {:>13} {:>16}\n",
+            label(i, band),
             s.band_rows[i],
             s.band_seeds[i],
             s.band_attempts[i] as f64 / s.band_seeds[i] as f64,
@@ -444,7 +451,7 @@ fn report(job: &Job, s: &Summary, manifest: &Manifest, first: u64) -> String {
                 .map(|(r, n)| format!("{}.{}: {n}", r / 10, r % 10))
                 .collect();
             if !steps.is_empty() {
-                text += &format!("  {:<22} {}\n", band.name, steps.join("  "));
+                text += &format!("  {:<w$} {}\n", band.name, steps.join("  "));
             }
         }
     }

@@ -96,6 +96,28 @@ pub struct Band {
     /// A rating band's clue range (`easy=1.0-1.4@17-45`), inclusive: what `generate`
     /// and `bench` keep for the band also has this many clues. `None`: any count.
     pub clues: Option<(u16, u16)>,
+    /// A rating band whose seeds are spread evenly over its rating steps
+    /// (`medium=1.5-2.4:even`): each seed aims at one of the ratings the rater gives
+    /// in the band, drawn uniformly ([`rating_steps`]), and lands only on it.
+    pub even: bool,
+}
+
+/// The ratings (tenths) the rater gives puzzles within `lo..=hi` (`hi` may be
+/// `u16::MAX`, an open band): every technique's rating below the chains, and each
+/// tenth from 6.5 up to the 9.5 ceiling. Ratings a puzzle almost never ends on are
+/// left out: 1.0 (a full house is the hardest step only of a nearly full grid),
+/// 1.9 (a direct claiming), 4.9, 5.1 and 5.3 (large uniqueness patterns) and
+/// 5.8-6.1 (between the WXYZ- and VWXYZ-wings): no puzzle of `se-rated.txt` or the
+/// qqwing set rates them, so a seed aimed at one would rarely land.
+pub fn rating_steps(lo: u16, hi: u16) -> impl Iterator<Item = u16> {
+    const BELOW_CHAINS: [u16; 31] = [
+        12, 15, 17, 20, 23, 25, 26, 28, 30, 32, 34, 36, 38, 40, 41, 42, 43, 44, 45, 46, 47, 48, 50,
+        52, 54, 55, 56, 57, 62, 63, 64,
+    ];
+    BELOW_CHAINS
+        .into_iter()
+        .chain(65..=95)
+        .filter(move |r| (lo..=hi).contains(r))
 }
 
 /// A difficulty table: named clue ranges, easiest first as the user wrote them.
@@ -237,7 +259,7 @@ impl BandTable {
                     cells,
                 });
             }
-            Ok((lo, hi, None))
+            Ok((lo, hi, None, false))
         })?;
         Ok(BandTable {
             bands,
@@ -275,7 +297,21 @@ impl BandTable {
             }
             _ => {}
         }
+        // `default:even`: the default table, every band spread evenly.
+        if let Some(table) = spec.trim().strip_suffix(":even") {
+            if table.trim() == "default" {
+                let mut table = BandTable::default_rating();
+                for band in &mut table.bands {
+                    band.even = true;
+                }
+                return Ok(table);
+            }
+        }
         let bands = parse_items(spec, RATING_ITEM, |name, range, malformed| {
+            let (range, even) = match range.trim().strip_suffix(":even") {
+                Some(range) => (range, true),
+                None => (range, false),
+            };
             let (range, clues) = match range.split_once('@') {
                 Some((range, clues)) => (range.trim(), Some(clue_range(name, clues, &malformed)?)),
                 None => (range.trim(), None),
@@ -305,7 +341,12 @@ impl BandTable {
                     "no puzzle rates 12.0 or more on the SE scale (the hardest known rate 11.9; is this a clue table?)",
                 ));
             }
-            Ok((lo, hi, clues))
+            if even && rating_steps(lo, hi).next().is_none() {
+                return Err(malformed(
+                    "no rating the rater gives lies in this range, so :even has nothing to spread over",
+                ));
+            }
+            Ok((lo, hi, clues, even))
         })?;
         Ok(BandTable {
             bands,
@@ -327,9 +368,14 @@ impl BandTable {
             Scale::Rating if b.hi == u16::MAX => format!("{}+", tenths(b.lo)),
             Scale::Rating => format!("{}-{}", tenths(b.lo), tenths(b.hi)),
         };
-        match b.clues {
+        let range = match b.clues {
             Some((lo, hi)) => format!("{range}@{lo}-{hi}"),
             None => range,
+        };
+        if b.even {
+            format!("{range}:even")
+        } else {
+            range
         }
     }
 
@@ -430,8 +476,8 @@ impl fmt::Display for BandTable {
 /// How an item of a clue table reads, for error messages.
 const CLUE_ITEM: &str = "NAME=LO-HI, e.g. easy=36-40";
 /// How an item of a rating table reads, for error messages.
-const RATING_ITEM: &str =
-    "NAME=LO-HI or NAME=LO+, then optionally @CLUES-CLUES, e.g. hard=2.5-4.9 or easy=1.0-1.4@17-45";
+const RATING_ITEM: &str = "NAME=LO-HI or NAME=LO+, then optionally @CLUES-CLUES and :even, \
+e.g. hard=2.5-4.9 or easy=1.0-1.4@17-45 or medium=1.5-2.4:even";
 
 /// A rating band's clue range, the part after `@`: whole clue counts `LO-HI`, 17 to 81.
 fn clue_range(
@@ -479,7 +525,7 @@ fn parse_items(
         &str,
         &str,
         &dyn Fn(&'static str) -> BandError,
-    ) -> Result<(u16, u16, Option<(u16, u16)>), BandError>,
+    ) -> Result<(u16, u16, Option<(u16, u16)>, bool), BandError>,
 ) -> Result<Vec<Band>, BandError> {
     let mut bands: Vec<Band> = Vec::new();
     for item in spec.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -505,7 +551,7 @@ fn parse_items(
                 "`any` and `all` are not band names: `--difficulty any` means every band",
             ));
         }
-        let (lo, hi, clues) = range(name, text, &malformed)?;
+        let (lo, hi, clues, even) = range(name, text, &malformed)?;
         for other in &bands {
             if other.name == name {
                 return Err(BandError::Duplicate(name.to_string()));
@@ -522,6 +568,7 @@ fn parse_items(
             lo,
             hi,
             clues,
+            even,
         });
     }
     if bands.is_empty() {
@@ -675,6 +722,26 @@ mod tests {
         // Clue tables ignore the rating.
         let clues = BandTable::default_9x9();
         assert_eq!(clues.grade_puzzle(38, Some(90)), Some(0));
+    }
+
+    #[test]
+    fn an_even_band_spreads_over_its_rating_steps_and_prints_back() {
+        let t = BandTable::parse_rating("medium=1.5-2.4@17-40:even, hard=2.5+").unwrap();
+        assert!(t.bands()[0].even && !t.bands()[1].even);
+        assert_eq!(t.to_string(), "medium=1.5-2.4@17-40:even,hard=2.5+");
+        assert_eq!(BandTable::parse_rating(&t.to_string()).unwrap(), t);
+        assert_eq!(rating_steps(15, 24).collect::<Vec<_>>(), [15, 17, 20, 23]);
+        assert_eq!(
+            rating_steps(62, 66).collect::<Vec<_>>(),
+            [62, 63, 64, 65, 66]
+        );
+        assert_eq!(rating_steps(94, u16::MAX).collect::<Vec<_>>(), [94, 95]);
+        // `default:even` is the default table with every band even.
+        let all = BandTable::parse_rating("default:even").unwrap();
+        assert!(all.bands().iter().all(|b| b.even));
+        assert_eq!(all.bands().len(), BandTable::default_rating().bands().len());
+        let err = BandTable::parse_rating("odd=5.8-6.1:even").unwrap_err();
+        assert!(err.to_string().contains("nothing to spread over"), "{err}");
     }
 
     #[test]

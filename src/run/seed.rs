@@ -24,7 +24,7 @@ use rand::Rng;
 use rand::seq::SliceRandom;
 
 use crate::bank::format::SeedPuzzle;
-use crate::engine::bands::{BandTable, Scale};
+use crate::engine::bands::{rating_steps, BandTable, Scale};
 use crate::engine::board::{Board, Rating};
 use crate::engine::generate::{Carve, Fill, Symmetry};
 use crate::engine::nxn::MAX_CELLS;
@@ -158,6 +158,11 @@ const RATE_MINIMAL_FROM: u16 = 25;
 /// (diabolical seeds/s per core): 1 order 170, 3 orders 183, 6 orders 132.
 const ORDERS_PER_PUZZLE: u32 = 3;
 
+/// Attempts at one rating step of an `:even` band before another is drawn: a step
+/// few carves land on (a 1.7, a 6.2) costs at most this many, and stays in the
+/// draw, so its share falls short of an even one only where it is that rare.
+const TRIES_PER_STEP: u32 = 16;
+
 /// The givens of a puzzle.
 fn clues_of(cells: &[u8]) -> usize {
     cells.iter().filter(|&&v| v != 0).count()
@@ -182,12 +187,29 @@ fn make_rated_seed<B: Board>(
         *took += t.elapsed();
         r
     };
-    let in_band = |r: &Rating| (lo..=hi).contains(&u16::from(r.rating));
+    // `:even` bands aim each attempt at one rating step, kept for up to
+    // `TRIES_PER_STEP` attempts and then drawn again (a rare step costs a few
+    // attempts, not the run); other bands take any rating within them.
+    let steps = rating_steps(lo, hi).count();
+    let mut step = (0u16, TRIES_PER_STEP);
     let (clue_lo, clue_hi) = spec
         .clues
         .map_or((0, usize::MAX), |(a, b)| (usize::from(a), usize::from(b)));
     let mut groups = Groups::default();
     for attempt in 1..=recipe.max_attempts {
+        if spec.even {
+            if step.1 == TRIES_PER_STEP {
+                let k = rng.random_range(0..steps);
+                step = (rating_steps(lo, hi).nth(k).expect("k < steps"), 0);
+            }
+            step.1 += 1;
+        }
+        // The most this attempt may keep, and what it keeps.
+        let top = if spec.even { step.0 } else { hi };
+        let fits = |r: &Rating| match spec.even {
+            true => u16::from(r.rating) == step.0,
+            false => (lo..=hi).contains(&u16::from(r.rating)),
+        };
         let t0 = Instant::now();
         let solution = B::fill(recipe.fill, rng);
         let t1 = Instant::now();
@@ -202,11 +224,11 @@ fn make_rated_seed<B: Board>(
             continue;
         }
         if lo >= RATE_MINIMAL_FROM {
-            match rate(&minimal.puzzle, &solution, hi, &mut rate_time) {
+            match rate(&minimal.puzzle, &solution, top, &mut rate_time) {
                 // Under the clue floor, clues go back below.
-                Some(r) if in_band(&r) && n_minimal < clue_lo => {}
-                Some(r) if in_band(&r) => landed = Some((minimal.puzzle, r)),
-                Some(r) if u16::from(r.rating) > hi => orders = ORDERS_PER_PUZZLE,
+                Some(r) if fits(&r) && n_minimal < clue_lo => {}
+                Some(r) if fits(&r) => landed = Some((minimal.puzzle, r)),
+                Some(r) if u16::from(r.rating) > top => orders = ORDERS_PER_PUZZLE,
                 _ => continue,
             }
         }
@@ -222,8 +244,8 @@ fn make_rated_seed<B: Board>(
             );
             // The search stops at the first rating at or below a ceiling drawn inside
             // the band (the band's top would pile every seed up just under it).
-            let ceiling = if hi == u16::MAX {
-                hi
+            let ceiling = if spec.even || hi == u16::MAX {
+                top
             } else {
                 rng.random_range(lo..=hi)
             };
@@ -250,7 +272,7 @@ fn make_rated_seed<B: Board>(
                     None => break,
                 }
             }
-            landed = best.filter(|(_, r)| in_band(r));
+            landed = best.filter(|(_, r)| fits(r));
             // Under the clue floor: the fewest groups more that reach it, if the
             // rating stays in the band.
             if landed.is_some_and(|(p, _)| clues_of(p.as_ref()) < clue_lo) {
@@ -258,8 +280,8 @@ fn make_rated_seed<B: Board>(
                     .find(|&k| n_minimal + groups.cells_back(k) >= clue_lo)
                     .map(|k| groups.put_back::<B>(&minimal.puzzle, &solution, k))
                     .and_then(|p| {
-                        rate(&p, &solution, hi, &mut rate_time)
-                            .filter(|r| in_band(r))
+                        rate(&p, &solution, top, &mut rate_time)
+                            .filter(|r| fits(r))
                             .map(|r| (p, r))
                     });
             }
@@ -467,6 +489,26 @@ mod tests {
                 "{j}: deterministic"
             );
         }
+    }
+
+    #[test]
+    fn an_even_band_lands_its_seeds_on_its_steps_and_spreads_them() {
+        let bands = BandTable::parse_rating("medium=1.5-2.4@17-40:even").unwrap();
+        let r = recipe(&bands, &[0], 2000);
+        let mut per_step = std::collections::BTreeMap::<u8, u32>::new();
+        for j in 0..60 {
+            let a = make_seed::<Nine>(&r, j, 0).unwrap();
+            let rating = a.rating.expect("rated").rating;
+            assert!(
+                rating_steps(15, 24).any(|s| s == u16::from(rating)),
+                "{rating}"
+            );
+            *per_step.entry(rating).or_default() += 1;
+        }
+        // Without :even, this band's seeds are three quarters 1.5 (the walk down
+        // from a minimal puzzle jumps over the rest); spread, no step has half.
+        assert!(per_step.len() >= 3, "{per_step:?}");
+        assert!(per_step.values().all(|&n| n < 30), "{per_step:?}");
     }
 
     #[test]
