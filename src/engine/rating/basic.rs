@@ -254,6 +254,9 @@ pub(crate) fn locking(b: &Pencilmarks, f: &mut Found, direct: bool, memo: &mut [
     remember(f.any(), memo, &b.digit_stamp)
 }
 
+/// Records one locked-candidates instance: digit `d` confined to `pattern` in the
+/// `houses` (a box and a line), removed from `elim` (direct: only when that leaves
+/// a hidden single of `d`, which is then what the step sets).
 #[allow(clippy::too_many_arguments)]
 fn locking_hit(
     b: &Pencilmarks,
@@ -265,47 +268,25 @@ fn locking_hit(
     pointing: bool,
     houses: u32,
 ) -> bool {
+    let (t, r) = match (direct, pointing) {
+        (true, true) => (Technique::DirectPointing, 17),
+        (true, false) => (Technique::DirectClaiming, 19),
+        (false, true) => (Technique::Pointing, 26),
+        (false, false) => (Technique::Claiming, 28),
+    };
     let mark = f.mark();
-    let found = locking_record(b, f, d, pattern, elim, direct, pointing);
-    if found {
-        f.pattern(mark, houses, 1 << d);
-    }
-    found
-}
-
-/// Records one locked-candidates instance ([`locking_hit`]).
-fn locking_record(
-    b: &Pencilmarks,
-    f: &mut Found,
-    d: usize,
-    pattern: u128,
-    elim: u128,
-    direct: bool,
-    pointing: bool,
-) -> bool {
     if direct {
-        match single_after(b, d, elim) {
-            Some(c) => {
-                let (t, r) = if pointing {
-                    (Technique::DirectPointing, 17)
-                } else {
-                    (Technique::DirectClaiming, 19)
-                };
-                f.cells.extend(Cells128(pattern).map(|c| c as u8));
-                f.place(t, r, c, d)
-            }
-            None => false,
-        }
-    } else {
-        f.cells.extend(Cells128(pattern).map(|c| c as u8));
-        f.push_mask(elim, d);
-        let (t, r) = if pointing {
-            (Technique::Pointing, 26)
-        } else {
-            (Technique::Claiming, 28)
+        let Some(c) = single_after(b, d, elim) else {
+            return false;
         };
-        f.elim(t, r)
+        f.place(t, r, c, d);
+    } else {
+        f.push_mask(elim, d);
+        f.elim(t, r);
     }
+    f.cells.extend(Cells128(pattern).map(|c| c as u8));
+    f.pattern(mark, houses, 1 << d);
+    true
 }
 
 /// Calls `visit` with every subset of `n` bits of a `k`-bit range (as a bit mask),
