@@ -397,6 +397,11 @@ pub enum ExportFormatArg {
     CsvKaggle,
     /// Plain CSV with the bank's header (with --zstd: compressed).
     Csv,
+    /// The Sudoku Exchange puzzle bank's 100-byte lines (SHA-1 prefix, 81 digits, SE
+    /// rating): FILE is a directory that gets easy.txt, medium.txt, hard.txt and
+    /// diabolical.txt split by rating as that bank splits them, or, with
+    /// --difficulty, one file of the chosen bands.
+    SudokuExchange,
 }
 
 impl From<ExportFormatArg> for crate::bank::export::Format {
@@ -407,6 +412,7 @@ impl From<ExportFormatArg> for crate::bank::export::Format {
             ExportFormatArg::Jsonl => Format::Jsonl,
             ExportFormatArg::CsvKaggle => Format::CsvKaggle,
             ExportFormatArg::Csv => Format::Csv,
+            ExportFormatArg::SudokuExchange => Format::SudokuExchange,
         }
     }
 }

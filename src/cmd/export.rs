@@ -15,10 +15,10 @@ use std::time::Instant;
 use anyhow::bail;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
-use crate::bank::export::{export, Destination, Format, Request};
+use crate::bank::export::{export, Destination, Exported, Format, Request, EXCHANGE_FILES};
 use crate::cli::ExportArgs;
 use crate::say;
-use crate::util::output::{refuse_existing, TempOutput};
+use crate::util::output::{create_output_dir, refuse_existing, refuse_special, TempOutput};
 
 use super::Outcome;
 
@@ -26,7 +26,21 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let started = Instant::now();
     let to_stdout = args.to.as_os_str() == "-";
     let (format, zstd) = resolve_format(args, to_stdout)?;
-    if !to_stdout {
+    // The Sudoku Exchange layout without --difficulty: a directory of its four files.
+    let exchange_dir = format == Format::SudokuExchange && !to_stdout && args.difficulty.is_empty();
+    let mut created = false;
+    if exchange_dir {
+        refuse_special(&args.to)?;
+        if args.to.exists() && !args.force {
+            bail!(
+                "{} exists: pass --force to replace its {} (or choose another directory)",
+                args.to.display(),
+                EXCHANGE_FILES.map(|(name, _)| name).join(", ")
+            );
+        }
+        created = !args.to.exists();
+        create_output_dir(&args.to)?;
+    } else if !to_stdout {
         refuse_existing(&args.to, args.force)?;
     }
     let request = Request {
@@ -42,7 +56,14 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         bar.set_length(total);
         bar.inc(read);
     };
-    let (exported, name) = if to_stdout {
+    let (exported, name) = if exchange_dir {
+        let written = exchange_files(&request, &args.to, &on_rows);
+        if written.is_err() && created {
+            // Only an empty directory goes: the temporary files went with the error.
+            let _ = std::fs::remove_dir(&args.to);
+        }
+        (written?, args.to.display().to_string())
+    } else if to_stdout {
         let to = Destination::Stream {
             name: "standard output",
             writer: Box::new(io::stdout().lock()),
@@ -79,6 +100,24 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
+/// `--format sudoku-exchange` into the directory `dir`: its four files, each written
+/// under a temporary name and renamed only when the whole export succeeded.
+fn exchange_files(
+    request: &Request<'_>,
+    dir: &std::path::Path,
+    on_rows: &dyn Fn(u64, u64),
+) -> anyhow::Result<Exported> {
+    let files = EXCHANGE_FILES
+        .iter()
+        .map(|(name, _)| TempOutput::new(&dir.join(name)))
+        .collect::<Result<Vec<_>, _>>()?;
+    let exported = export(request, Destination::Exchange(&files), on_rows)?;
+    for file in files {
+        file.commit()?;
+    }
+    Ok(exported)
+}
+
 /// `--format`, or the one FILE's extension implies; and whether to compress. Standard
 /// output (`--to -`) takes the streamed formats, named by `--format`.
 fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format, bool)> {
@@ -86,7 +125,7 @@ fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format,
     let format = match (args.format, inferred) {
         (Some(f), _) => Format::from(f),
         (None, _) if to_stdout => bail!(
-            "--to - writes to standard output: pass --format jsonl, csv-kaggle or csv"
+            "--to - writes to standard output: pass --format jsonl, csv-kaggle, csv or sudoku-exchange"
         ),
         (None, Some((f, _))) => f,
         (None, None) => bail!(
@@ -112,6 +151,7 @@ fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format,
                 Format::Sqlite => ".sqlite",
                 Format::Jsonl => ".jsonl",
                 Format::CsvKaggle | Format::Csv => ".csv",
+                Format::SudokuExchange => ".txt",
             };
             bail!(
                 "--format {} does not fit the name {}, which says {what}: name it {ext}, or leave --format out",

@@ -654,3 +654,95 @@ fn standard_output_takes_the_streamed_formats() {
     crate::common::fails_naming(export_stdout(&bank, &cwd, &[]), &["--to -", "--format"]);
     assert_eq!(listing(&cwd), Vec::<String>::new());
 }
+
+/// The Sudoku Exchange puzzle bank's layout, read by an independent parser (Python's
+/// hashlib and plain byte offsets): 100-byte records of a 12-hex SHA-1 prefix of the
+/// digits, the 81 digits, the rating as `nn.n`; easy.txt below 1.5, medium.txt below
+/// 2.5, hard.txt below 5.0, diabolical.txt the rest. Prints `[[file, digits,
+/// rating], ...]`.
+const EXCHANGE_PARSER: &str = r#"
+import hashlib, json, re, sys
+from pathlib import Path
+below = {"easy.txt": 1.5, "medium.txt": 2.5, "hard.txt": 5.0, "diabolical.txt": 99}
+above = {"easy.txt": 0, "medium.txt": 1.5, "hard.txt": 2.5, "diabolical.txt": 5.0}
+out = []
+for name in sys.argv[2:]:
+    data = Path(sys.argv[1], name).read_bytes()
+    assert len(data) % 100 == 0, (name, len(data))
+    for k in range(0, len(data), 100):
+        rec = data[k:k + 100].decode("ascii")
+        assert rec[12] == " " and rec[94] == " " and rec[99] == "\n", repr(rec)
+        digits, rating = rec[13:94], rec[95:99]
+        assert re.fullmatch(r"[0-9]{81}", digits), digits
+        assert rec[:12] == hashlib.sha1(digits.encode()).hexdigest()[:12], rec
+        assert re.fullmatch(r"[ 1-9][0-9]\.[0-9]", rating), repr(rating)
+        assert above[name] <= float(rating) < below[name], (name, rating)
+        out.append([name, digits, rating.strip()])
+print(json.dumps(out))
+"#;
+
+#[test]
+fn sudoku_exchange_files_match_the_published_layout() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("rated"))
+        .count(600)
+        .variants(2)
+        .seed(5)
+        .args(["--grade", "rating", "--no-histograms"])
+        .bank();
+    let to = dir.path().join("exchange");
+    export(&bank, &to, &["--format", "sudoku-exchange", "-q"])
+        .assert()
+        .success();
+    let files = ["easy.txt", "medium.txt", "hard.txt", "diabolical.txt"];
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(EXCHANGE_PARSER)
+        .arg(&to)
+        .args(files)
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    let parsed: Vec<(String, String, String)> = serde_json::from_slice(&out.stdout).unwrap();
+    // Every row once, with its digits and rating, in its rating's file.
+    let mut got: Vec<(String, String)> = parsed
+        .iter()
+        .map(|(_, d, r)| (d.clone(), r.clone()))
+        .collect();
+    let mut want: Vec<(String, String)> = read_bank(&bank)
+        .iter()
+        .map(|r| (r.puzzle.replace('.', "0"), r.rating.clone()))
+        .collect();
+    got.sort();
+    want.sort();
+    assert_eq!(got, want);
+    let in_file = |f: &str| parsed.iter().filter(|p| p.0 == f).count();
+    assert!(files.iter().all(|f| in_file(f) > 0), "every file has rows");
+
+    // With --difficulty: one file of those bands.
+    let hard = dir.path().join("hard.txt");
+    export(
+        &bank,
+        &hard,
+        &["--format", "sudoku-exchange", "--difficulty", "hard", "-q"],
+    )
+    .assert()
+    .success();
+    let rows = read_bank(&bank)
+        .iter()
+        .filter(|r| r.difficulty == "hard")
+        .count();
+    assert_eq!(std::fs::metadata(&hard).unwrap().len(), 100 * rows as u64);
+
+    // An unrated bank cannot fill the layout: exit 2, naming why, and no directory.
+    let unrated = generate(dir.path().join("unrated"))
+        .count(20)
+        .args(["--no-rating", "--no-histograms"])
+        .bank();
+    let none = dir.path().join("none");
+    crate::common::fails_naming(
+        export(&unrated, &none, &["--format", "sudoku-exchange"]),
+        &["needs each puzzle's SE rating", "--no-rating"],
+    );
+    assert!(!none.exists(), "the failed export left its directory");
+}

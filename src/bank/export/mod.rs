@@ -62,7 +62,18 @@ pub enum Format {
     CsvKaggle,
     /// Plain CSV with the bank's own header (optionally zstd-compressed).
     Csv,
+    /// The Sudoku Exchange puzzle bank's 100-byte lines ([`Schema::write_exchange`]).
+    SudokuExchange,
 }
+
+/// The Sudoku Exchange puzzle bank's files and the SE ratings they hold (below
+/// each bound, in tenths; the last one takes the rest), as that bank splits them.
+pub const EXCHANGE_FILES: [(&str, u16); 4] = [
+    ("easy.txt", 15),
+    ("medium.txt", 25),
+    ("hard.txt", 50),
+    ("diabolical.txt", u16::MAX),
+];
 
 impl Format {
     /// The name `--format` takes.
@@ -72,6 +83,7 @@ impl Format {
             Format::Jsonl => "jsonl",
             Format::CsvKaggle => "csv-kaggle",
             Format::Csv => "csv",
+            Format::SudokuExchange => "sudoku-exchange",
         }
     }
 
@@ -133,6 +145,10 @@ pub enum ExportError {
     Field { column: String, reason: String },
     #[error("csv-kaggle is the public 9x9 layout (81 digits, 0 for empty); a {0} bank does not fit it: export it as csv or jsonl")]
     KaggleSize(Size),
+    #[error("the Sudoku Exchange layout is 9x9 (81 digits) with an SE rating; a {0} bank does not fit it: export it as csv or jsonl")]
+    ExchangeSize(Size),
+    #[error("the Sudoku Exchange layout needs each puzzle's SE rating, and this row has none (a bank made with --no-rating has no ratings: generate it again without it)")]
+    ExchangeUnrated,
 }
 
 /// The columns of a bank (from a shard's header) and how to export them.
@@ -144,6 +160,8 @@ pub struct Schema {
     puzzle: usize,
     solution: usize,
     canonical: usize,
+    /// The `rating` column, when the bank has one.
+    rating: Option<usize>,
 }
 
 /// One field, checked and typed; text borrows the record.
@@ -197,6 +215,7 @@ impl Schema {
             puzzle: find("puzzle")?,
             solution: find("solution")?,
             canonical: find("canonical")?,
+            rating: columns.iter().position(|c| c.name == "rating"),
             columns,
             size,
         })
@@ -392,6 +411,56 @@ impl Schema {
         }
         out.push(b'\n');
         Ok(())
+    }
+
+    /// Appends `record` as a line of the Sudoku Exchange puzzle bank: 12 hex digits of
+    /// the SHA-1 of the puzzle's digits, a space, the 81 digits (`0` for empty), a
+    /// space, the SE rating right-aligned in 4 characters (`nn.n`), a newline: 100
+    /// bytes. Returns the rating in tenths (which of [`EXCHANGE_FILES`] it goes to).
+    pub fn write_exchange(
+        &self,
+        record: &csv::ByteRecord,
+        out: &mut Vec<u8>,
+    ) -> Result<u16, ExportError> {
+        use sha1::{Digest, Sha1};
+        if self.size != Size::Nine {
+            return Err(ExportError::ExchangeSize(self.size));
+        }
+        self.check_len(record)?;
+        let rating = match self.rating.map(|i| self.field(record, i)).transpose()? {
+            Some(Field::Real(value, text)) => (value, text),
+            _ => return Err(ExportError::ExchangeUnrated),
+        };
+        let Field::Text(cells) = self.field(record, self.puzzle)? else {
+            unreachable!("a required board column is text");
+        };
+        let mut digits = [0u8; 81];
+        for (d, &c) in digits.iter_mut().zip(cells) {
+            *d = if c == b'.' { b'0' } else { c };
+        }
+        let tenths = (rating.0 * 10.0).round();
+        if !(0.0..1000.0).contains(&tenths) || rating.1.len() > 4 {
+            return Err(ExportError::Field {
+                column: "rating".to_string(),
+                reason: format!(
+                    "{:?} does not fit the layout's nn.n",
+                    String::from_utf8_lossy(rating.1)
+                ),
+            });
+        }
+        // Written byte by byte: nothing allocated per row.
+        const HEX: &[u8; 16] = b"0123456789abcdef";
+        let hash = Sha1::digest(digits);
+        for byte in &hash[..6] {
+            out.extend_from_slice(&[HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 15)]]);
+        }
+        out.push(b' ');
+        out.extend_from_slice(&digits);
+        let tenths = tenths as u16;
+        let (whole, tenth) = ((tenths / 10) as u8, (tenths % 10) as u8);
+        let tens = if whole >= 10 { b'0' + whole / 10 } else { b' ' };
+        out.extend_from_slice(&[b' ', tens, b'0' + whole % 10, b'.', b'0' + tenth, b'\n']);
+        Ok(tenths)
     }
 
     /// Checks every field of `record` (for formats that copy it as it is).

@@ -18,7 +18,7 @@ use crate::bank::format::{Manifest, DEFAULT_ZSTD_LEVEL, MANIFEST};
 use crate::bank::reader::{check_bands, check_complete, refuse_bank_file, shard_mismatch};
 use crate::bank::{self, RecordReader};
 use crate::engine::grid::Size;
-use crate::util::output::{is_broken_pipe, TempOutput, WriteBack};
+use crate::util::output::{is_broken_pipe, parent_of, TempOutput, WriteBack};
 
 /// Rows per batch between the reader and the writer: large enough that the channel
 /// costs nothing per row, small enough that a few batches in flight are a few MiB.
@@ -48,6 +48,9 @@ pub struct Request<'a> {
 /// half-written state to hide), with the name messages call it by.
 pub enum Destination<'a> {
     File(&'a TempOutput),
+    /// One file per bucket of [`super::EXCHANGE_FILES`] (`--format sudoku-exchange`
+    /// into a directory), in that order.
+    Exchange(&'a [TempOutput]),
     Stream {
         name: &'a str,
         writer: Box<dyn Write + 'a>,
@@ -86,6 +89,12 @@ pub fn export(
     check_complete(dir, &manifest)?;
     if request.format == Format::CsvKaggle && size != Size::Nine {
         bail!("--format csv-kaggle: {}", ExportError::KaggleSize(size));
+    }
+    if request.format == Format::SudokuExchange && size != Size::Nine {
+        bail!(
+            "--format sudoku-exchange: {}",
+            ExportError::ExchangeSize(size)
+        );
     }
     check_bands(request.difficulty, &manifest, size)?;
 
@@ -133,9 +142,16 @@ pub fn export(
             (Format::Sqlite, Destination::File(file)) => {
                 write_sqlite(file, &mut rows, manifest, request)
             }
-            (Format::Sqlite, Destination::Stream { .. }) => Err(anyhow!(
-                "--format sqlite writes a file it can seek in, not a stream"
+            (Format::Sqlite, Destination::Stream { .. } | Destination::Exchange(_)) => Err(
+                anyhow!("--format sqlite writes a file it can seek in, not a stream"),
+            ),
+            (Format::SudokuExchange, Destination::Exchange(files)) => {
+                write_exchange_files(files, &mut rows)
+            }
+            (_, Destination::Exchange(_)) => Err(anyhow!(
+                "only --format sudoku-exchange writes one file per rating bucket"
             )),
+            (Format::SudokuExchange, to) => write_lines(to, &mut rows, Lines::Exchange),
             (Format::Jsonl, to) => write_lines(to, &mut rows, Lines::Json(schema.json_keys())),
             (Format::CsvKaggle, to) => write_lines(to, &mut rows, Lines::Kaggle),
             (Format::Csv, to) => write_csv(to, &mut rows, header, request.zstd),
@@ -283,6 +299,10 @@ impl Destination<'_> {
     fn writing(&self) -> String {
         match self {
             Destination::File(file) => format!("writing {}", file.tmp().display()),
+            Destination::Exchange(files) => match files.first() {
+                Some(file) => format!("writing {}", parent_of(file.dest()).display()),
+                None => "writing nothing".to_string(),
+            },
             Destination::Stream { name, .. } => format!("writing to {name}"),
         }
     }
@@ -295,6 +315,7 @@ fn stream_writer<'a>(to: Destination<'a>) -> anyhow::Result<(Box<dyn Write + 'a>
     Ok(match to {
         Destination::File(file) => (Box::new(WriteBack::new(file.create()?)), writing),
         Destination::Stream { writer, .. } => (writer, writing),
+        Destination::Exchange(_) => bail!("{writing}: one stream cannot hold several files"),
     })
 }
 
@@ -309,6 +330,8 @@ enum Lines {
     Json(Vec<Vec<u8>>),
     /// `quizzes,solutions`.
     Kaggle,
+    /// The Sudoku Exchange puzzle bank's lines, every row in one file.
+    Exchange,
 }
 
 fn write_lines(to: Destination<'_>, rows: &mut Rows<'_>, lines: Lines) -> anyhow::Result<()> {
@@ -322,6 +345,9 @@ fn write_lines(to: Destination<'_>, rows: &mut Rows<'_>, lines: Lines) -> anyhow
         match &lines {
             Lines::Json(keys) => schema.write_json(record, keys, &mut buf)?,
             Lines::Kaggle => schema.write_kaggle(record, &mut buf)?,
+            Lines::Exchange => {
+                schema.write_exchange(record, &mut buf)?;
+            }
         }
         if buf.len() >= WRITE_CHUNK {
             file.write_all(&buf).map_err(|e| write_error(&writing, e))?;
@@ -332,6 +358,43 @@ fn write_lines(to: Destination<'_>, rows: &mut Rows<'_>, lines: Lines) -> anyhow
     file.write_all(&buf)
         .and_then(|()| file.flush())
         .with_context(|| writing.clone())
+}
+
+/// `--format sudoku-exchange` into a directory: each row to the file of its rating's
+/// bucket ([`super::EXCHANGE_FILES`]), through a reused buffer per file.
+fn write_exchange_files(files: &[TempOutput], rows: &mut Rows<'_>) -> anyhow::Result<()> {
+    let mut outs = Vec::with_capacity(files.len());
+    for file in files {
+        let writing = format!("writing {}", file.tmp().display());
+        outs.push((
+            WriteBack::new(file.create()?),
+            Vec::with_capacity(2 * WRITE_CHUNK),
+            writing,
+        ));
+    }
+    let mut line = Vec::with_capacity(128);
+    let schema = rows.schema;
+    rows.each(|record| {
+        line.clear();
+        let tenths = schema.write_exchange(record, &mut line)?;
+        let bucket = super::EXCHANGE_FILES
+            .iter()
+            .position(|&(_, below)| tenths < below)
+            .unwrap_or(super::EXCHANGE_FILES.len() - 1);
+        let (file, buf, writing) = &mut outs[bucket];
+        buf.extend_from_slice(&line);
+        if buf.len() >= WRITE_CHUNK {
+            file.write_all(buf).map_err(|e| write_error(writing, e))?;
+            buf.clear();
+        }
+        Ok(())
+    })?;
+    for (mut file, buf, writing) in outs {
+        file.write_all(&buf)
+            .and_then(|()| file.flush())
+            .with_context(|| writing.clone())?;
+    }
+    Ok(())
 }
 
 /// The plain or zstd-compressed output of `--format csv`.
