@@ -402,6 +402,9 @@ pub enum ExportFormatArg {
     /// diabolical.txt split by rating as that bank splits them, or, with
     /// --difficulty, one file of the chosen bands.
     SudokuExchange,
+    /// The OpenSudoku app's import file (.opensudoku, XML version 2): one folder per
+    /// band, or all rows in the one folder --folder names.
+    Opensudoku,
 }
 
 impl From<ExportFormatArg> for crate::bank::export::Format {
@@ -413,6 +416,7 @@ impl From<ExportFormatArg> for crate::bank::export::Format {
             ExportFormatArg::CsvKaggle => Format::CsvKaggle,
             ExportFormatArg::Csv => Format::Csv,
             ExportFormatArg::SudokuExchange => Format::SudokuExchange,
+            ExportFormatArg::Opensudoku => Format::OpenSudoku,
         }
     }
 }
@@ -444,6 +448,10 @@ pub struct ExportArgs {
     /// Compress the CSV with zstd (implied by a FILE ending in .csv.zst).
     #[arg(long)]
     pub zstd: bool,
+    /// --format opensudoku: every row in one folder of this name (default: one
+    /// folder per band, named after it).
+    #[arg(long, value_name = "NAME")]
+    pub folder: Option<String>,
     /// Replace FILE if it exists.
     #[arg(long)]
     pub force: bool,

@@ -9,16 +9,18 @@
 //! [`crate::bank::export`]; this command turns the arguments into a
 //! [`Request`], shows progress and reports.
 
-use std::io;
+use std::io::{self, Write};
 use std::time::Instant;
 
-use anyhow::bail;
+use anyhow::{bail, Context};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::bank::export::{export, Destination, Exported, Format, Request, EXCHANGE_FILES};
 use crate::cli::ExportArgs;
 use crate::say;
-use crate::util::output::{create_output_dir, refuse_existing, refuse_special, TempOutput};
+use crate::util::output::{
+    create_output_dir, refuse_existing, refuse_special, TempOutput, WriteBack,
+};
 
 use super::Outcome;
 
@@ -56,7 +58,24 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         bar.set_length(total);
         bar.inc(read);
     };
-    let (exported, name) = if exchange_dir {
+    let (exported, name) = if format == Format::OpenSudoku {
+        let bar = &bar;
+        if to_stdout {
+            let mut out = io::stdout().lock();
+            let exported = opensudoku(args, &request, &mut out, "standard output", bar)?;
+            (exported, "standard output".to_string())
+        } else {
+            let file = TempOutput::new(&args.to)?;
+            let name = file.dest().display().to_string();
+            let mut out = io::BufWriter::new(WriteBack::new(file.create()?));
+            let writing = format!("writing {}", file.tmp().display());
+            let exported = opensudoku(args, &request, &mut out, &writing, bar)?;
+            out.flush().with_context(|| writing.clone())?;
+            drop(out);
+            file.commit()?;
+            (exported, name)
+        }
+    } else if exchange_dir {
         let written = exchange_files(&request, &args.to, &on_rows);
         if written.is_err() && created {
             // Only an empty directory goes: the temporary files went with the error.
@@ -100,6 +119,101 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     Ok(Outcome::Clean)
 }
 
+/// The OpenSudoku import file (XML, version 2) on `out`: a `<folder>` per band of
+/// the bank's table (those `--difficulty` names, in the table's order), or the one
+/// `--folder` names, each filled by a pass over the bank with that band's rows (a
+/// pass per folder keeps memory flat); `--limit` counts across the folders.
+fn opensudoku(
+    args: &ExportArgs,
+    request: &Request<'_>,
+    out: &mut dyn io::Write,
+    writing: &str,
+    bar: &ProgressBar,
+) -> anyhow::Result<Exported> {
+    let folders: Vec<(String, Vec<String>)> = match &args.folder {
+        Some(name) => vec![(name.clone(), args.difficulty.clone())],
+        None => {
+            let manifest = crate::bank::read_manifest(&args.bank)?;
+            let table = manifest
+                .params
+                .board_size()
+                .ok()
+                .and_then(|size| manifest.params.band_table(size));
+            let names: Vec<String> = table.map_or_else(Vec::new, |t| {
+                t.bands().iter().map(|b| b.name.clone()).collect()
+            });
+            let chosen: Vec<String> = names
+                .into_iter()
+                .filter(|n| args.difficulty.is_empty() || args.difficulty.contains(n))
+                .collect();
+            if chosen.is_empty() {
+                vec![("sudoku-factory".to_string(), args.difficulty.clone())]
+            } else {
+                chosen.into_iter().map(|n| (n.clone(), vec![n])).collect()
+            }
+        }
+    };
+    let head = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opensudoku version=\"2\">\n";
+    out.write_all(head.as_bytes())
+        .context(writing.to_string())?;
+    let mut total = Exported {
+        kept: 0,
+        bank_rows: 0,
+        closed: false,
+    };
+    let passes = folders.len() as u64;
+    for (name, bands) in &folders {
+        if args.limit.is_some_and(|limit| total.kept >= limit) {
+            break;
+        }
+        let open = format!("  <folder name=\"{}\">\n", xml_attribute(name));
+        out.write_all(open.as_bytes())
+            .context(writing.to_string())?;
+        let pass = Request {
+            difficulty: bands,
+            limit: args.limit.map(|limit| limit - total.kept),
+            ..request.clone()
+        };
+        let on_rows = |read, rows| {
+            bar.set_length(rows * passes);
+            bar.inc(read);
+        };
+        let to = Destination::Stream {
+            name: writing,
+            writer: Box::new(&mut *out),
+        };
+        let exported = export(&pass, to, &on_rows)?;
+        total.kept += exported.kept;
+        total.bank_rows = exported.bank_rows;
+        if exported.closed {
+            total.closed = true;
+            return Ok(total);
+        }
+        out.write_all(b"  </folder>\n")
+            .context(writing.to_string())?;
+    }
+    out.write_all(b"</opensudoku>\n")
+        .context(writing.to_string())?;
+    out.flush().context(writing.to_string())?;
+    Ok(total)
+}
+
+/// `text` safe inside a double-quoted XML attribute.
+fn xml_attribute(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for ch in text.chars() {
+        match ch {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            ch => out.push(ch),
+        }
+    }
+    out
+}
+
 /// `--format sudoku-exchange` into the directory `dir`: its four files, each written
 /// under a temporary name and renamed only when the whole export succeeded.
 fn exchange_files(
@@ -125,7 +239,7 @@ fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format,
     let format = match (args.format, inferred) {
         (Some(f), _) => Format::from(f),
         (None, _) if to_stdout => bail!(
-            "--to - writes to standard output: pass --format jsonl, csv-kaggle, csv or sudoku-exchange"
+            "--to - writes to standard output: pass --format jsonl, csv-kaggle, csv, sudoku-exchange or opensudoku"
         ),
         (None, Some((f, _))) => f,
         (None, None) => bail!(
@@ -152,6 +266,7 @@ fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format,
                 Format::Jsonl => ".jsonl",
                 Format::CsvKaggle | Format::Csv => ".csv",
                 Format::SudokuExchange => ".txt",
+                Format::OpenSudoku => ".opensudoku",
             };
             bail!(
                 "--format {} does not fit the name {}, which says {what}: name it {ext}, or leave --format out",

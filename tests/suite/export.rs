@@ -746,3 +746,64 @@ fn sudoku_exchange_files_match_the_published_layout() {
     );
     assert!(!none.exists(), "the failed export left its directory");
 }
+
+/// The OpenSudoku file as the app's importer reads it (version 2: `<opensudoku
+/// version="2">`, `<folder name>`, `<game data>` of 81 digits), by Python's XML
+/// parser. Prints `{folder: [data, ...]}` in file order.
+const OPENSUDOKU_PARSER: &str = r#"
+import json, re, sys
+import xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+assert root.tag == "opensudoku" and root.get("version") == "2", root.attrib
+folders = {}
+for folder in root:
+    assert folder.tag == "folder", folder.tag
+    games = []
+    for game in folder:
+        assert game.tag == "game"
+        assert re.fullmatch(r"[0-9]{81}", game.get("data")), game.attrib
+        games.append(game.get("data"))
+    folders[folder.get("name")] = games
+print(json.dumps(list(folders.items())))
+"#;
+
+fn parse_opensudoku(file: &Path) -> Vec<(String, Vec<String>)> {
+    let out = Command::new("python3")
+        .arg("-c")
+        .arg(OPENSUDOKU_PARSER)
+        .arg(file)
+        .output()
+        .expect("python3 runs");
+    assert!(out.status.success(), "{}", common::stderr_of(&out));
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn an_opensudoku_file_has_a_folder_per_band_as_the_app_reads_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = small_bank(dir.path(), "bank");
+    let rows = read_bank(&bank);
+    let file = dir.path().join("book.opensudoku");
+    export(&bank, &file, &["-q"]).assert().success();
+    let folders = parse_opensudoku(&file);
+    // The bank's bands in its table's order, each with its rows in bank order.
+    let names: Vec<&str> = folders.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["easy", "medium", "hard", "expert"]);
+    for (name, games) in &folders {
+        let want: Vec<String> = rows
+            .iter()
+            .filter(|r| &r.difficulty == name)
+            .map(|r| r.puzzle.replace('.', "0"))
+            .collect();
+        assert_eq!(games, &want, "{name}");
+    }
+    // --folder: one folder, its name escaped; --limit counts across folders.
+    let one = dir.path().join("one.opensudoku");
+    let name = r#"Book <1> & "friends""#;
+    export(&bank, &one, &["--folder", name, "--limit", "7", "-q"])
+        .assert()
+        .success();
+    let folders = parse_opensudoku(&one);
+    assert_eq!(folders.len(), 1);
+    assert_eq!((folders[0].0.as_str(), folders[0].1.len()), (name, 7));
+}

@@ -64,6 +64,9 @@ pub enum Format {
     Csv,
     /// The Sudoku Exchange puzzle bank's 100-byte lines ([`Schema::write_exchange`]).
     SudokuExchange,
+    /// The OpenSudoku app's XML import file: the streamed part is its `<game>`
+    /// elements ([`Schema::write_opensudoku`]); `export` wraps them in folders.
+    OpenSudoku,
 }
 
 /// The Sudoku Exchange puzzle bank's files and the SE ratings they hold (below
@@ -84,11 +87,13 @@ impl Format {
             Format::CsvKaggle => "csv-kaggle",
             Format::Csv => "csv",
             Format::SudokuExchange => "sudoku-exchange",
+            Format::OpenSudoku => "opensudoku",
         }
     }
 
     /// The format a file name implies, and whether it asks for zstd: `.sqlite`/`.db`,
-    /// `.jsonl`, `.csv`, `.csv.zst` (case-insensitive); `None` for anything else.
+    /// `.jsonl`, `.opensudoku`, `.csv`, `.csv.zst` (case-insensitive); `None` for
+    /// anything else.
     pub fn infer(path: &Path) -> Option<(Format, bool)> {
         // Lossy: a name that is not UTF-8 still has the extension it has.
         let name = path.file_name()?.to_string_lossy().to_ascii_lowercase();
@@ -96,6 +101,8 @@ impl Format {
             Some((Format::Sqlite, false))
         } else if name.ends_with(".jsonl") {
             Some((Format::Jsonl, false))
+        } else if name.ends_with(".opensudoku") {
+            Some((Format::OpenSudoku, false))
         } else if name.ends_with(".csv.zst") {
             Some((Format::Csv, true))
         } else if name.ends_with(".csv") {
@@ -149,6 +156,8 @@ pub enum ExportError {
     ExchangeSize(Size),
     #[error("the Sudoku Exchange layout needs each puzzle's SE rating, and this row has none (a bank made with --no-rating has no ratings: generate it again without it)")]
     ExchangeUnrated,
+    #[error("the OpenSudoku app plays 9x9 puzzles (81 digits); a {0} bank does not fit it: export it as csv or jsonl")]
+    OpenSudokuSize(Size),
 }
 
 /// The columns of a bank (from a shard's header) and how to export them.
@@ -461,6 +470,26 @@ impl Schema {
         let tens = if whole >= 10 { b'0' + whole / 10 } else { b' ' };
         out.extend_from_slice(&[b' ', tens, b'0' + whole % 10, b'.', b'0' + tenth, b'\n']);
         Ok(tenths)
+    }
+
+    /// Appends `record` as an OpenSudoku `<game>` element on its own line: the
+    /// puzzle's 81 digits (`0` for empty) in its `data` attribute.
+    pub fn write_opensudoku(
+        &self,
+        record: &csv::ByteRecord,
+        out: &mut Vec<u8>,
+    ) -> Result<(), ExportError> {
+        if self.size != Size::Nine {
+            return Err(ExportError::OpenSudokuSize(self.size));
+        }
+        self.check_len(record)?;
+        let Field::Text(cells) = self.field(record, self.puzzle)? else {
+            unreachable!("a required board column is text");
+        };
+        out.extend_from_slice(b"    <game data=\"");
+        out.extend(cells.iter().map(|&b| if b == b'.' { b'0' } else { b }));
+        out.extend_from_slice(b"\"/>\n");
+        Ok(())
     }
 
     /// Checks every field of `record` (for formats that copy it as it is).

@@ -90,6 +90,9 @@ pub fn export(
     if request.format == Format::CsvKaggle && size != Size::Nine {
         bail!("--format csv-kaggle: {}", ExportError::KaggleSize(size));
     }
+    if request.format == Format::OpenSudoku && size != Size::Nine {
+        bail!("--format opensudoku: {}", ExportError::OpenSudokuSize(size));
+    }
     if request.format == Format::SudokuExchange && size != Size::Nine {
         bail!(
             "--format sudoku-exchange: {}",
@@ -152,6 +155,7 @@ pub fn export(
                 "only --format sudoku-exchange writes one file per rating bucket"
             )),
             (Format::SudokuExchange, to) => write_lines(to, &mut rows, Lines::Exchange),
+            (Format::OpenSudoku, to) => write_lines(to, &mut rows, Lines::OpenSudoku),
             (Format::Jsonl, to) => write_lines(to, &mut rows, Lines::Json(schema.json_keys())),
             (Format::CsvKaggle, to) => write_lines(to, &mut rows, Lines::Kaggle),
             (Format::Csv, to) => write_csv(to, &mut rows, header, request.zstd),
@@ -332,6 +336,8 @@ enum Lines {
     Kaggle,
     /// The Sudoku Exchange puzzle bank's lines, every row in one file.
     Exchange,
+    /// OpenSudoku `<game>` elements.
+    OpenSudoku,
 }
 
 fn write_lines(to: Destination<'_>, rows: &mut Rows<'_>, lines: Lines) -> anyhow::Result<()> {
@@ -348,6 +354,7 @@ fn write_lines(to: Destination<'_>, rows: &mut Rows<'_>, lines: Lines) -> anyhow
             Lines::Exchange => {
                 schema.write_exchange(record, &mut buf)?;
             }
+            Lines::OpenSudoku => schema.write_opensudoku(record, &mut buf)?,
         }
         if buf.len() >= WRITE_CHUNK {
             file.write_all(&buf).map_err(|e| write_error(&writing, e))?;
