@@ -167,8 +167,6 @@ fn opensudoku(
             break;
         }
         let open = format!("  <folder name=\"{}\">\n", xml_attribute(name));
-        out.write_all(open.as_bytes())
-            .context(writing.to_string())?;
         let pass = Request {
             difficulty: bands,
             limit: args.limit.map(|limit| limit - total.kept),
@@ -178,9 +176,14 @@ fn opensudoku(
             bar.set_length(rows * passes);
             bar.inc(read);
         };
+        // The folder opens with its first game: a band without rows (or past the
+        // limit) leaves no empty folder in the app.
         let to = Destination::Stream {
             name: writing,
-            writer: Box::new(&mut *out),
+            writer: Box::new(Headed {
+                head: Some(open.into_bytes()),
+                out: &mut *out,
+            }),
         };
         let exported = export(&pass, to, &on_rows)?;
         total.kept += exported.kept;
@@ -189,13 +192,37 @@ fn opensudoku(
             total.closed = true;
             return Ok(total);
         }
-        out.write_all(b"  </folder>\n")
-            .context(writing.to_string())?;
+        if exported.kept > 0 {
+            out.write_all(b"  </folder>\n")
+                .context(writing.to_string())?;
+        }
     }
     out.write_all(b"</opensudoku>\n")
         .context(writing.to_string())?;
     out.flush().context(writing.to_string())?;
     Ok(total)
+}
+
+/// A writer that puts `head` before the first bytes written through it.
+struct Headed<'a> {
+    head: Option<Vec<u8>>,
+    out: &'a mut dyn Write,
+}
+
+impl Write for Headed<'_> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if buf.is_empty() {
+            return Ok(0);
+        }
+        if let Some(head) = self.head.take() {
+            self.out.write_all(&head)?;
+        }
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.out.flush()
+    }
 }
 
 /// `text` safe inside a double-quoted XML attribute.

@@ -806,4 +806,16 @@ fn an_opensudoku_file_has_a_folder_per_band_as_the_app_reads_it() {
     let folders = parse_opensudoku(&one);
     assert_eq!(folders.len(), 1);
     assert_eq!((folders[0].0.as_str(), folders[0].1.len()), (name, 7));
+    // A band of the table with no rows gets no empty folder.
+    let two = generate(dir.path().join("two"))
+        .count(40)
+        .difficulty("easy,hard")
+        .arg("--no-histograms")
+        .bank();
+    let file = dir.path().join("two.opensudoku");
+    export(&two, &file, &["-q"]).assert().success();
+    let folders = parse_opensudoku(&file);
+    let names: Vec<&str> = folders.iter().map(|(n, _)| n.as_str()).collect();
+    assert_eq!(names, ["easy", "hard"]);
+    assert!(folders.iter().all(|(_, games)| games.len() == 20));
 }
