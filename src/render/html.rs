@@ -138,12 +138,12 @@ struct HintData {
 
 /// The hints of a 9×9 puzzle: every pattern of its solving path ([`Rater`]), in
 /// order; none for a puzzle the rater refuses (the page still plays it).
-fn hints(givens: &[u8]) -> Vec<HintData> {
+fn hints(rater: &mut Rater, givens: &[u8]) -> Vec<HintData> {
     let Ok(cells) = <&crate::engine::grid::Cells>::try_from(givens) else {
         return Vec::new();
     };
     let mut steps = Vec::new();
-    if Rater::new().rate_with_steps(cells, &mut steps).is_err() {
+    if rater.rate_with_steps(cells, &mut steps).is_err() {
         return Vec::new();
     }
     let mut out = Vec::new();
@@ -180,6 +180,7 @@ pub fn play_page(
     let n = size.side();
     let symbols = &crate::engine::grid::SYMBOLS[1..=n];
     let symbols = std::str::from_utf8(symbols).expect("the symbol table is ASCII");
+    let mut rater = Rater::new();
     let mut data = PageData {
         size: n,
         box_side: size.box_side(),
@@ -187,7 +188,7 @@ pub fn play_page(
         key: String::new(),
         puzzles: puzzles
             .iter()
-            .map(|p| puzzle_data(size, p))
+            .map(|p| puzzle_data(size, p, &mut rater))
             .collect::<Result<_, _>>()?,
     };
     // The storage key is a hash of everything else the page shows, the title too:
@@ -212,7 +213,13 @@ pub fn play_page(
 }
 
 /// Checks one puzzle and writes its boards in the text format.
-fn puzzle_data<'a>(size: Size, p: &PlayPuzzle<'a>) -> Result<PuzzleData<'a>, PlayPageError> {
+/// `rater` rates 9×9 puzzles for their hints (one for the page: it owns a few MiB
+/// of scratch space).
+fn puzzle_data<'a>(
+    size: Size,
+    p: &PlayPuzzle<'a>,
+    rater: &mut Rater,
+) -> Result<PuzzleData<'a>, PlayPageError> {
     let n = size.side();
     let n_cells = size.n_cells();
     let number = p.number;
@@ -260,7 +267,7 @@ fn puzzle_data<'a>(size: Size, p: &PlayPuzzle<'a>) -> Result<PuzzleData<'a>, Pla
         givens: text(p.givens),
         solution: text(p.solution),
         hints: if size == Size::Nine {
-            hints(p.givens)
+            hints(rater, p.givens)
         } else {
             Vec::new()
         },

@@ -206,9 +206,13 @@ fn make_rated_seed<B: Board>(
         }
         // The most this attempt may keep, and what it keeps.
         let top = if spec.even { step.0 } else { hi };
-        let fits = |r: &Rating| match spec.even {
-            true => u16::from(r.rating) == step.0,
-            false => (lo..=hi).contains(&u16::from(r.rating)),
+        let fits = |r: &Rating| {
+            let r = u16::from(r.rating);
+            if spec.even {
+                r == step.0
+            } else {
+                (lo..=hi).contains(&r)
+            }
         };
         let t0 = Instant::now();
         let solution = B::fill(recipe.fill, rng);

@@ -825,7 +825,7 @@ impl LinkSearch<'_> {
             }
             if rating < self.best {
                 self.best = rating;
-                f.restart();
+                f.clear();
             }
             let mark = f.mark();
             f.push_mask(targets, d);
@@ -931,7 +931,7 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
                 let rating = 62 + (2 - (3 - biggest as i32).abs()).max(0) as u8;
                 if rating < best {
                     best = rating;
-                    f.restart();
+                    f.clear();
                 }
                 if rating == best {
                     let mark = f.mark();
@@ -1081,7 +1081,7 @@ impl WingSearch<'_> {
         let rating = self.base + ((size - mid) - (mid - biggest).abs()).max(0) as u8;
         if rating < *self.best {
             *self.best = rating;
-            f.restart();
+            f.clear();
         }
         if rating == *self.best {
             let mark = f.mark();

@@ -342,11 +342,13 @@ impl Chains {
     /// the chain that justifies it.
     #[cold]
     fn explain_into(&mut self, b: &Pencilmarks, f: &mut Found, t: &Best, mark: super::Mark) {
+        let recorded = f.patterns.len();
         f.pattern(mark, 0, 0);
+        if f.patterns.len() == recorded {
+            return; // not recorded: nothing to explain
+        }
         let chain = self.explain(b, t);
-        let Some(pattern) = f.patterns.last_mut() else {
-            return;
-        };
+        let pattern = f.patterns.last_mut().expect("the pattern just recorded");
         if let Some(chain) = &chain {
             let mut cells = Vec::new();
             for node in chain.branches.iter().flatten() {

@@ -242,7 +242,8 @@ pub struct Step {
 pub struct Pattern {
     /// The houses the pattern lives in (bit `u`: rows `0..9`, columns `9..18`,
     /// boxes `18..27`): a hidden pair's house, a fish's base and cover lines, a
-    /// turbot fish's strong links. Empty for patterns of cells only (wings, naked
+    /// turbot fish's strong links, a VWXYZ-wing's unit, the houses of a chain's
+    /// links. Empty for patterns of cells only (XY-, XYZ- and WXYZ-wings, naked
     /// singles, uniqueness patterns).
     pub houses: u32,
     /// The digits of the pattern (bit `d` = digit `d + 1`).
@@ -447,17 +448,13 @@ pub(crate) struct Found {
 }
 
 impl Found {
+    /// Forgets everything recorded: before each step, and in a finder that keeps
+    /// only its lowest-rated instances when it finds a lower one.
     fn clear(&mut self) {
         self.placements.clear();
         self.elims.clear();
         self.cells.clear();
         self.patterns.clear();
-    }
-
-    /// Forgets what a finder recorded so far: a finder that keeps only its
-    /// lowest-rated instances starts again when it finds a lower one.
-    pub fn restart(&mut self) {
-        self.clear();
     }
 
     /// Where the next instance's entries will start.

@@ -367,7 +367,7 @@ impl LoopSearch<'_> {
         if rating < self.best {
             self.best = rating;
             self.technique = technique;
-            f.restart();
+            f.clear();
         }
         let mark = f.mark();
         for &(cells, digits) in elims {
