@@ -58,6 +58,9 @@ pub enum Command {
     Bench(BenchArgs),
     /// Export a bank to SQLite, JSON Lines or the public dataset CSV layouts, in one file.
     Export(ExportArgs),
+    /// Make a bank of anyone's puzzles (text lines or a CSV column): solved, canonicalised,
+    /// deduplicated, rated and graded; rejected puzzles reported by line.
+    Import(ImportArgs),
     /// Lay out puzzles for people: a print-ready PDF book, SVG/PNG images, plain text.
     Render(RenderArgs),
 }
@@ -378,6 +381,57 @@ pub struct MergeArgs {
     #[arg(long)]
     pub force: bool,
     /// No summary.
+    #[arg(long, short)]
+    pub quiet: bool,
+    /// Worker threads, 1 to 1024 (default: all cores). Does not change the output.
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=1024))]
+    pub threads: Option<u32>,
+}
+
+#[derive(Debug, Args)]
+pub struct ImportArgs {
+    /// Files of puzzles, read in this order: one puzzle per line in the text format
+    /// (81 characters for 9x9, `.` or `0` for empty cells), or a `.csv` file with a
+    /// header, whose puzzle column is --column.
+    #[arg(value_name = "FILE", required = true)]
+    pub inputs: Vec<PathBuf>,
+    /// Directory of the bank to write (created if missing).
+    #[arg(long, value_name = "BANK")]
+    pub out: PathBuf,
+    /// The puzzle column of CSV files (default: the first of puzzle, quizzes, quiz,
+    /// puzzles in the header; names match without regard to case).
+    #[arg(long, value_name = "NAME")]
+    pub column: Option<String>,
+    /// Board side: 4, 9, 16 or 25.
+    #[arg(long, default_value = "9", value_parser = parse_board_size)]
+    pub size: Size,
+    /// Band table, as `generate --bands` takes it (`default`: the size's table).
+    #[arg(long, default_value = "default")]
+    pub bands: String,
+    /// What the bands grade by: `clues` or `rating` (the SE technique rating, 9x9).
+    #[arg(long, value_enum, default_value_t = GradeArg::Clues)]
+    pub grade: GradeArg,
+    /// Keep puzzles whose canonical class was already imported (they are counted
+    /// either way; by default only the first of a class is kept).
+    #[arg(long)]
+    pub keep_duplicates: bool,
+    /// Leave the rating and technique columns empty (no technique rating; not with
+    /// --grade rating).
+    #[arg(long, conflicts_with = "grade")]
+    pub no_rating: bool,
+    /// Write every rejected puzzle to this CSV file (`file,line,reason`).
+    #[arg(long, value_name = "FILE")]
+    pub rejects: Option<PathBuf>,
+    /// Rows per shard (the last shard is shorter).
+    #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
+    pub shard_rows: u64,
+    /// zstd compression level (1-19).
+    #[arg(long, default_value_t = crate::bank::format::DEFAULT_ZSTD_LEVEL, value_parser = clap::value_parser!(i32).range(1..=19))]
+    pub zstd_level: i32,
+    /// Replace a bank already in --out.
+    #[arg(long)]
+    pub force: bool,
+    /// No progress bar, no summary (rejected puzzles are still reported).
     #[arg(long, short)]
     pub quiet: bool,
     /// Worker threads, 1 to 1024 (default: all cores). Does not change the output.

@@ -31,6 +31,7 @@ fn main() -> ExitCode {
         Command::Merge(args) => cmd::merge::run(args),
         Command::Bench(args) => cmd::bench::run(args),
         Command::Export(args) => cmd::export::run(args),
+        Command::Import(args) => cmd::import::run(args),
         Command::Render(args) => cmd::render::run(args),
     };
     // A signal's sweep removed files under the run's feet: end by that signal instead.

@@ -144,6 +144,9 @@ pub struct Params {
     /// How a merged bank was made.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub merge: Option<MergeParams>,
+    /// What an imported bank was made from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub import: Option<ImportParams>,
     /// False for `generate --no-rating`: the `rating`/`technique` columns are left
     /// empty. Written only when false, so a rated bank's manifest is unchanged.
     #[serde(default = "rated_by_default", skip_serializing_if = "is_rated")]
@@ -179,6 +182,7 @@ impl Default for Params {
             worker: 0,
             seeds: None,
             merge: None,
+            import: None,
             rating: true,
         }
     }
@@ -203,11 +207,13 @@ impl Manifest {
 
 impl Manifest {
     /// How to finish this bank when its manifest says `complete: false`: a generated
-    /// bank is resumed, a merge is run again (`generate --resume` of a merged bank
-    /// fails, because a merge records no generation parameters).
+    /// bank is resumed, a merge or an import is run again (`generate --resume` of
+    /// such a bank fails: it records no generation parameters).
     pub fn finish_hint(&self, dir: &std::path::Path) -> String {
         if self.params.merge.is_some() {
             "run the same merge again with --force".to_string()
+        } else if self.params.import.is_some() {
+            "run the same import again with --force".to_string()
         } else {
             format!(
                 "finish it with `sudoku-factory generate --resume {}`",
@@ -307,6 +313,31 @@ pub struct MergeParams {
     /// The `variants` whose frame layout the merged bank follows.
     pub layout_variants: u32,
     pub inputs: Vec<MergeInput>,
+}
+
+/// `params.import` of an imported bank: its sources, in the order read (ids follow
+/// that order), each with the checksum of the bytes read, so that the bank can be
+/// traced to, and remade from, exactly those files.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportParams {
+    /// Whether puzzles of a canonical class already imported were kept.
+    pub keep_duplicates: bool,
+    pub sources: Vec<ImportSource>,
+}
+
+/// One source file of an import.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImportSource {
+    /// The path as given on the command line.
+    pub file: String,
+    /// `text`, `csv` or `parquet`.
+    pub format: String,
+    /// The column read, for `csv` and `parquet`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub column: Option<String>,
+    pub bytes: u64,
+    /// XXH3-64 of the file's bytes, lowercase hex.
+    pub xxh3: String,
 }
 
 /// One input of a merge, for provenance.

@@ -20,6 +20,8 @@
 //! * [`verify`] — the checks of `verify` as pure functions (manifest, shard, ids, rows).
 //! * [`merge`] — combining banks of one size: dedup, a cap per canonical form, fresh
 //!   ids, within a memory budget.
+//! * [`import`] — anyone's puzzle files (text lines, a CSV column) into a bank:
+//!   solved, canonicalised, deduplicated, rated and graded, ids in input order.
 //! * [`stats`] — summaries of a bank and their SVG chart, rendered in memory.
 //! * [`export`] — `export`: the formats (the schema read from a header, the row
 //!   filter, the SQLite table and statements, the JSON Lines and Kaggle encoders),
@@ -28,6 +30,7 @@
 
 pub mod export;
 pub mod format;
+pub mod import;
 pub mod merge;
 pub mod reader;
 pub mod seeds;

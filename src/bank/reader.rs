@@ -416,11 +416,30 @@ pub struct RowError {
     pub reason: String,
 }
 
-/// A `Read` that hashes and counts every byte that passes through it.
-struct Hashing<R> {
+/// A `Read` that hashes and counts every byte that passes through it: a shard's
+/// checksum, or an `import` source's, taken while it is read.
+pub struct Hashing<R> {
     inner: R,
     hash: Xxh3,
     bytes: u64,
+}
+
+impl<R> Hashing<R> {
+    pub fn new(inner: R) -> Hashing<R> {
+        Hashing {
+            inner,
+            hash: Xxh3::new(),
+            bytes: 0,
+        }
+    }
+
+    /// Size and checksum of what has been read so far.
+    pub fn digest(&self) -> Digest {
+        Digest {
+            bytes: self.bytes,
+            xxh3: self.hash.finish(),
+        }
+    }
 }
 
 impl<R: Read> Read for Hashing<R> {
@@ -463,11 +482,7 @@ pub struct ShardReader {
 /// are read: what both shard readers start from.
 fn open_shard(path: &Path) -> Result<Decoder, BankError> {
     let file = File::open(path).map_err(io_err("opening", path))?;
-    let hashing = Hashing {
-        inner: file,
-        hash: Xxh3::new(),
-        bytes: 0,
-    };
+    let hashing = Hashing::new(file);
     zstd::stream::read::Decoder::with_buffer(BufReader::with_capacity(1 << 16, hashing))
         .map_err(io_err("starting to decompress", path))
 }
@@ -886,19 +901,21 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
     Ok(n)
 }
 
+/// A file opened for reading, its bytes hashed and counted as they are read: an
+/// `import` source.
+pub type HashingFile = Hashing<File>;
+
+/// Opens the file at `path` as a [`HashingFile`].
+pub fn open_hashing(path: &Path) -> Result<HashingFile, BankError> {
+    Ok(Hashing::new(File::open(path).map_err(io_err("opening", path))?))
+}
+
 /// Size and XXH3-64 of a file, read in one pass.
 pub fn digest_file(path: &Path) -> Result<Digest, BankError> {
     let file = File::open(path).map_err(io_err("opening", path))?;
-    let mut hashing = Hashing {
-        inner: file,
-        hash: Xxh3::new(),
-        bytes: 0,
-    };
+    let mut hashing = Hashing::new(file);
     io::copy(&mut hashing, &mut io::sink()).map_err(io_err("reading", path))?;
-    Ok(Digest {
-        bytes: hashing.bytes,
-        xxh3: hashing.hash.finish(),
-    })
+    Ok(hashing.digest())
 }
 
 /// Parses one CSV record into a [`Row`], without allocating unless it is malformed.

@@ -17,15 +17,11 @@ use crate::engine::board::{Board, Rating};
 /// One thing wrong with the bank; its `Display` is the sentence a report prints.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum Defect {
-    /// The manifest says the run did not finish; `merged`: the run was a `merge`.
+    /// The manifest says the run did not finish; `hint`: which run, and how to finish it.
     // Regression: "(rerun generate)" led to a `generate` that refused the directory,
     // or to `--resume` of a merge, which cannot resume.
-    #[error("the manifest says `complete: false`: {}", if *merged {
-        "the merge did not finish (run the same merge again with --force)"
-    } else {
-        "the run did not finish (finish it with `generate --resume DIR`)"
-    })]
-    Incomplete { merged: bool },
+    #[error("the manifest says `complete: false`: {hint}")]
+    Incomplete { hint: String },
     /// The manifest's parameters cannot be used (e.g. an unreadable band table).
     #[error("manifest parameters: {0}")]
     BadParams(String),
@@ -202,8 +198,15 @@ fn worker_share(count: u64, shard_rows: u64, workers: u64, worker: u64) -> u64 {
 pub fn check_manifest(manifest: &Manifest, findings: &mut Vec<Finding>) -> Option<BandTable> {
     let here = crate::bank::format::MANIFEST;
     if !manifest.complete {
-        let merged = manifest.params.merge.is_some();
-        findings.push(Finding::file(here, Defect::Incomplete { merged }));
+        let hint = if manifest.params.merge.is_some() {
+            "the merge did not finish (run the same merge again with --force)"
+        } else if manifest.params.import.is_some() {
+            "the import did not finish (run the same import again with --force)"
+        } else {
+            "the run did not finish (finish it with `generate --resume DIR`)"
+        };
+        let hint = hint.to_string();
+        findings.push(Finding::file(here, Defect::Incomplete { hint }));
     }
     let rows: u64 = manifest.shards.iter().map(|s| s.rows).sum();
     let bytes: u64 = manifest.shards.iter().map(|s| s.bytes).sum();

@@ -10,6 +10,7 @@
 //! * [`solve`], [`canon`], [`transform`] — line filters over puzzle text.
 //! * [`grade`] — the technique rating of each input puzzle, with its path on demand.
 //! * [`export`] — a bank into one SQLite, JSON Lines or CSV file, written atomically.
+//! * [`import`] — anyone's puzzle files into a bank; rejected puzzles reported by line.
 //! * [`render`] — a PDF book, SVG/PNG images and text of chosen puzzles, each output
 //!   written under a temporary name and renamed when complete.
 
@@ -18,6 +19,7 @@ pub mod canon;
 pub mod export;
 pub mod generate;
 pub mod grade;
+pub mod import;
 pub mod merge;
 pub mod render;
 pub mod solve;
@@ -86,18 +88,9 @@ pub fn for_each_line<B: Board>(
     for_each_line_as::<B>(input, LineErrors::Text, true, per_line)
 }
 
-/// A malformed line as a command reports it: a whole board of another size gets the
-/// way out (`--size N` where the command takes it).
+/// A malformed line as a command reports it: see [`ParseError::explained`].
 pub fn board_error(e: &ParseError, takes_size: bool) -> String {
-    match e {
-        ParseError::OtherSize { found, .. } if takes_size => {
-            format!("{e}: pass --size {}", found.side())
-        }
-        ParseError::OtherSize { expected, .. } => {
-            format!("{e}: this command reads {expected} boards only")
-        }
-        _ => e.to_string(),
-    }
+    e.explained(takes_size)
 }
 
 /// `--bands` of `scale` for boards of `size` (generate and bench): its errors name

@@ -506,7 +506,9 @@ mod tests {
         }
         tally.add(Finding::file(
             MANIFEST,
-            Defect::Incomplete { merged: false },
+            Defect::Incomplete {
+                hint: "the run did not finish".to_string(),
+            },
         ));
         assert_eq!(tally.total(), SHOWN_PER_KIND as u64 + 6);
         assert_eq!(tally.shown.len(), SHOWN_PER_KIND + 1);

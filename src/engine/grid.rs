@@ -270,6 +270,22 @@ fn first_repeat(cells: &[u8], size: Size) -> Option<(Unit, usize, usize)> {
     None
 }
 
+impl ParseError {
+    /// The error as a command reports it: a whole board of another size gets the way
+    /// out (`--size N`, where the command takes it: `takes_size`).
+    pub fn explained(&self, takes_size: bool) -> String {
+        match self {
+            ParseError::OtherSize { found, .. } if takes_size => {
+                format!("{self}: pass --size {}", found.side())
+            }
+            ParseError::OtherSize { expected, .. } => {
+                format!("{self}: this command reads {expected} boards only")
+            }
+            _ => self.to_string(),
+        }
+    }
+}
+
 /// Parses one input line of any `size` as a board, as every command that reads
 /// puzzles does: the text format ([`parse_sized`]), and then no symbol repeated in a
 /// row, column or box ([`ParseError::Repeated`]). `bytes` is the raw line without its

@@ -73,6 +73,7 @@ impl Job {
             worker: self.output.worker,
             seeds: self.seeds.as_ref().map(|d| d.display().to_string()),
             merge: None,
+            import: None,
             rating: p.rate,
         }
     }
@@ -115,6 +116,12 @@ impl Job {
         let bad = |what: String| {
             move |e: &dyn std::fmt::Display| PlanError::Manifest(format!("{what}: {e}"))
         };
+        if p.import.is_some() {
+            return Err(PlanError::Manifest(format!(
+                "{} was written by import, not generate: an import does not resume; run the same import again with --force",
+                dir.display()
+            )));
+        }
         if need(p.seed_batch, label, "seed_batch")? != format::SEED_BATCH {
             return Err(PlanError::Manifest(format!("{label}: params.seed_batch differs from this build's; the run cannot be resumed exactly")));
         }

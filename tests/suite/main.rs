@@ -15,6 +15,7 @@ mod golden;
 mod grade;
 mod hints;
 mod histograms;
+mod import;
 mod laws;
 mod licences;
 mod merge;
