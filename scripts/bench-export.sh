@@ -1,13 +1,16 @@
 #!/usr/bin/env bash
-# Export speed next to the read limit: rows/s of `export --format sqlite` and
-# `--format jsonl` on a 1M-row bank beside `zstdcat BANK/*.csv.zst | wc -l` on the
-# same bank (reading the shards is all an export must do at least), the ratios, and
-# each export's peak memory (max RSS from /usr/bin/time -v).
+# Export speed next to the read limit: rows/s of `export --format sqlite`,
+# `--format jsonl` and `--format parquet` on a 1M-row bank beside `zstdcat
+# BANK/*.csv.zst | wc -l` on the same bank (reading the shards is all an export must do
+# at least), the ratios, and each export's peak memory (max RSS from /usr/bin/time -v);
+# then the Parquet file's size next to the shards', and DuckDB's `count(*) GROUP BY
+# difficulty` on each (DuckDB from target/test-python, which scripts/test-deps makes).
 #
 #   scripts/bench-export.sh [BANK]     # default: makes a 1,000,000-row bank (--variants 1000)
 #   RUNS=5 ROWS=2000000 scripts/bench-export.sh
 #
-# Goals (issue #14): sqlite >= 0.3x the limit, jsonl >= 0.7x, peak RSS <= 64 MiB.
+# Goals (issues #14, #35): sqlite >= 0.3x the limit, jsonl >= 0.7x, peak RSS <= 64 MiB;
+# parquet >= 0.5x.
 # Under the sqlite line, SQLite's own floor for the same file (benches/sqlite_floor.rs):
 # what the bundled SQLite alone takes to load those rows and build the two indexes.
 # Each figure is the best of RUNS runs (default 3): on a shared machine the best run
@@ -67,12 +70,16 @@ read -r sqlite_s sqlite_kb < <(best_of "$bin" export "$bank" --to "$work/out.sql
 # export's pragmas and none of our code per row.
 floor=$(cargo bench --features sudoku-peer -q --bench sqlite_floor -- "$work/out.sqlite" 2>/dev/null)
 read -r jsonl_s jsonl_kb < <(best_of "$bin" export "$bank" --to "$work/out.jsonl" -q)
+read -r parquet_s parquet_kb < <(best_of "$bin" export "$bank" --to "$work/out.parquet" -q)
 
 echo "bank: $bank ($rows rows), $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg), best of $RUNS"
 awk -v rows="$rows" -v l="$limit_s" -v s="$sqlite_s" -v sk="$sqlite_kb" -v j="$jsonl_s" -v jk="$jsonl_kb" 'BEGIN {
     printf "%-31s %7.2f s %12.0f rows/s\n", "zstdcat | wc -l (the limit)", l, rows / l
     printf "%-31s %7.2f s %12.0f rows/s  %5.2fx the limit (goal 0.30x)  max RSS %5.1f MiB\n", "export --format sqlite", s, rows / s, l / s, sk / 1024
     printf "%-31s %7.2f s %12.0f rows/s  %5.2fx the limit (goal 0.70x)  max RSS %5.1f MiB\n", "export --format jsonl", j, rows / j, l / j, jk / 1024
+}'
+awk -v rows="$rows" -v l="$limit_s" -v p="$parquet_s" -v pk="$parquet_kb" 'BEGIN {
+    printf "%-31s %7.2f s %12.0f rows/s  %5.2fx the limit (goal 0.50x)  max RSS %5.1f MiB\n", "export --format parquet", p, rows / p, l / p, pk / 1024
 }'
 echo "$floor" | awk -v l="$limit_s" '/ s / { printf "  %s  %5.2fx the limit\n", $0, l / $(NF - 3) }'
 if [ -n "$mem" ]; then
@@ -82,4 +89,37 @@ if [ -n "$mem" ]; then
         printf "%-31s %7.2f s %12.0f rows/s  %5.2fx the limit\n", "  the same to /dev/shm: sqlite", s, rows / s, l / s
         printf "%-31s %7.2f s %12.0f rows/s  %5.2fx the limit\n", "  the same to /dev/shm: jsonl", j, rows / j, l / j
     }'
+fi
+
+# The Parquet file against the shards: size, and DuckDB's GROUP BY on each (best of RUNS
+# inside one DuckDB process; the CSV read as DuckDB reads any CSV, types guessed).
+"$bin" export "$bank" --to "$work/out.parquet" -q
+python=target/test-python/bin/python
+if "$python" -c 'import duckdb' 2>/dev/null; then
+    "$python" - "$bank" "$work/out.parquet" "$RUNS" <<'PY'
+import glob, os, sys, time
+import duckdb
+bank, parquet, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
+shards = sorted(glob.glob(os.path.join(bank, "*.csv.zst")))
+csv_bytes = sum(os.path.getsize(s) for s in shards)
+pq_bytes = os.path.getsize(parquet)
+print(f"{'size: zstd CSV shards':31} {csv_bytes / 1e6:9.1f} MB")
+print(f"{'size: parquet':31} {pq_bytes / 1e6:9.1f} MB  {pq_bytes / csv_bytes:5.2f}x the shards")
+con = duckdb.connect()
+def best(sql):
+    times = []
+    for _ in range(runs):
+        t = time.perf_counter()
+        con.execute(sql).fetchall()
+        times.append(time.perf_counter() - t)
+    return min(times)
+q = "SELECT difficulty, count(*) FROM {} GROUP BY difficulty"
+listed = "[" + ", ".join("'" + s + "'" for s in shards) + "]"
+c = best(q.format(f"read_csv({listed})"))
+p = best(q.format(f"read_parquet('{parquet}')"))
+print(f"{'duckdb GROUP BY on the shards':31} {c:7.3f} s")
+print(f"{'duckdb GROUP BY on parquet':31} {p:7.3f} s  {c / p:5.1f}x faster")
+PY
+else
+    echo "(no DuckDB in target/test-python: run scripts/test-deps for the size and query lines)"
 fi

@@ -907,7 +907,9 @@ pub type HashingFile = Hashing<File>;
 
 /// Opens the file at `path` as a [`HashingFile`].
 pub fn open_hashing(path: &Path) -> Result<HashingFile, BankError> {
-    Ok(Hashing::new(File::open(path).map_err(io_err("opening", path))?))
+    Ok(Hashing::new(
+        File::open(path).map_err(io_err("opening", path))?,
+    ))
 }
 
 /// Size and XXH3-64 of a file, read in one pass.

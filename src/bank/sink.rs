@@ -116,7 +116,7 @@ impl FrameEncoder {
     /// when the block opens a shard.
     pub fn begin_block(shard_rows: u64, first_id: u64, plain: &mut Vec<u8>) {
         plain.clear();
-        if first_id % shard_rows == 0 {
+        if first_id.is_multiple_of(shard_rows) {
             plain.extend_from_slice(HEADER);
         }
     }

@@ -270,7 +270,7 @@ fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format,
         ),
         (None, Some((f, _))) => f,
         (None, None) => bail!(
-            "cannot tell the format from the name {}: pass --format sqlite, jsonl, csv-kaggle or csv (or name it .sqlite, .db, .jsonl, .csv or .csv.zst)",
+            "cannot tell the format from the name {}: pass --format sqlite, jsonl, parquet, csv-kaggle, csv, sudoku-exchange or opensudoku (or name it .sqlite, .db, .jsonl, .parquet, .opensudoku, .csv or .csv.zst)",
             args.to.display()
         ),
     };
@@ -285,6 +285,8 @@ fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format,
             let what = match (named, zst) {
                 (Format::Sqlite, _) => "a SQLite database",
                 (Format::Jsonl, _) => "JSON Lines",
+                (Format::Parquet, _) => "Parquet",
+                (Format::OpenSudoku, _) => "an OpenSudoku file",
                 (_, true) => "zstd-compressed CSV",
                 _ => "CSV",
             };
@@ -294,6 +296,7 @@ fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format,
                 Format::CsvKaggle | Format::Csv => ".csv",
                 Format::SudokuExchange => ".txt",
                 Format::OpenSudoku => ".opensudoku",
+                Format::Parquet => ".parquet",
             };
             bail!(
                 "--format {} does not fit the name {}, which says {what}: name it {ext}, or leave --format out",
@@ -305,6 +308,11 @@ fn resolve_format(args: &ExportArgs, to_stdout: bool) -> anyhow::Result<(Format,
     if to_stdout && format == Format::Sqlite {
         bail!(
             "--format sqlite cannot go to standard output (--to -): SQLite writes a file it can seek in; name one, e.g. --to puzzles.sqlite"
+        );
+    }
+    if to_stdout && format == Format::Parquet {
+        bail!(
+            "--format parquet cannot go to standard output (--to -): a Parquet file ends with its footer, written last; name one, e.g. --to puzzles.parquet"
         );
     }
     let zstd = args.zstd || (format == Format::Csv && inferred == Some((Format::Csv, true)));

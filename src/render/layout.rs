@@ -423,7 +423,7 @@ pub struct Book {
 /// edge (regression: a 6×9 book had 0.375 in inside and 0.5 in outside).
 pub fn live_area(trim: Trim, gutter: f32, index: usize) -> [f32; 4] {
     let (w, h) = trim.size();
-    let recto = index % 2 == 0;
+    let recto = index.is_multiple_of(2);
     let inside = OUTSIDE + gutter * PT;
     let (left, right) = if recto {
         (inside, OUTSIDE)
@@ -582,7 +582,7 @@ impl<'a> PageBuilder<'a> {
         index: usize,
     ) -> PageBuilder<'a> {
         let (w, h) = config.trim.size();
-        let recto = index % 2 == 0;
+        let recto = index.is_multiple_of(2);
         let (media, trim) = if config.bleed {
             // Bleed beyond the outside edge (right of a recto, left of a verso), the
             // top and the bottom.
@@ -753,7 +753,7 @@ impl<'a> PageBuilder<'a> {
         let size = self.style.folio;
         let text = (self.index + 1).to_string();
         let width = self.fonts.width(Weight::Regular, &text, size);
-        let recto = self.index % 2 == 0;
+        let recto = self.index.is_multiple_of(2);
         let x = if recto { right - width } else { left };
         let y = bottom - self.fonts.descent(Weight::Regular, size);
         self.items.push(Item::Text(Text {

@@ -110,6 +110,134 @@ fn as_fields(row: &Row) -> BTreeMap<String, String> {
     ])
 }
 
+/// The summary `scripts/read-parquet.py` prints for a Parquet FILE, read by DuckDB and
+/// by pyarrow (from the virtual environment `scripts/test-deps` makes), sampling row
+/// `id`.
+fn read_parquet(file: &Path, id: u64) -> Value {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let python = root.join("target/test-python/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: run scripts/test-deps (the README's test command does)",
+        python.display()
+    );
+    let out = Command::new(python)
+        .arg(root.join("scripts/read-parquet.py"))
+        .arg(file)
+        .arg(id.to_string())
+        .output()
+        .expect("python runs");
+    assert!(
+        out.status.success(),
+        "read-parquet.py {}: {}",
+        file.display(),
+        crate::common::stderr_of(&out)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+#[test]
+fn a_100k_bank_exports_to_parquet_that_duckdb_and_pyarrow_read_as_the_bank() {
+    let bank = bank_100k();
+    let rows = read_bank(bank);
+    let mut expected = BTreeMap::new();
+    for r in &rows {
+        *expected.entry(r.difficulty.clone()).or_insert(0u64) += 1;
+    }
+    let picked = &rows[27_182];
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("bank.parquet");
+    // The format comes from the extension.
+    let out = export(bank, &file, &[]).assert().success();
+    let stderr = crate::common::stderr_of(&out);
+    assert!(
+        stderr.contains("exported 100000 of 100000 rows"),
+        "{stderr}"
+    );
+    let summary = read_parquet(&file, picked.id);
+    for reader in ["duckdb", "pyarrow"] {
+        let read = &summary[reader];
+        assert_eq!(read["rows"], 100_000, "{reader}");
+        assert_eq!(bands_of(read), expected, "{reader}: rows per band");
+        assert_eq!(sample(read), as_fields(picked), "{reader}: the sampled row");
+    }
+    // DuckDB, asked nothing, reads boards as text and numbers as numbers.
+    let types = &summary["duckdb"]["types"];
+    for (column, kind) in [
+        ("id", "BIGINT"),
+        ("puzzle", "VARCHAR"),
+        ("solution", "VARCHAR"),
+        ("clues", "INTEGER"),
+        ("difficulty", "VARCHAR"),
+        ("canonical", "VARCHAR"),
+        ("rating", "DOUBLE"),
+        ("technique", "VARCHAR"),
+    ] {
+        assert_eq!(types[column], kind, "{column}: {types}");
+    }
+    let arrow = &summary["pyarrow"];
+    for column in ["id", "puzzle", "solution", "clues", "difficulty"] {
+        assert_eq!(arrow["required"][column], true, "{column}");
+    }
+    // zstd row groups of 131,072 rows; the bands and techniques dictionary-encoded;
+    // the manifest in the footer.
+    assert_eq!(arrow["row_groups"], 1);
+    assert_eq!(arrow["compression"], serde_json::json!(["ZSTD"]));
+    for column in ["difficulty", "technique", "clues", "rating"] {
+        let encodings = arrow["encodings"][column].to_string();
+        assert!(
+            encodings.contains("RLE_DICTIONARY"),
+            "{column}: {encodings}"
+        );
+    }
+    assert_eq!(arrow["manifest_rows"], 100_000);
+    assert_eq!(
+        arrow["metadata_keys"],
+        serde_json::json!(["sudoku-factory.export", "sudoku-factory.manifest"])
+    );
+
+    // The filters: every band but the first.
+    let part = dir.path().join("part.parquet");
+    let keep = expected
+        .keys()
+        .skip(1)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join(",");
+    export(bank, &part, &["--difficulty", &keep])
+        .assert()
+        .success();
+    let kept: u64 = expected.values().skip(1).sum();
+    let summary = read_parquet(&part, picked.id);
+    for reader in ["duckdb", "pyarrow"] {
+        assert_eq!(summary[reader]["rows"], kept, "{reader}");
+    }
+
+    // More rows than two row groups: three groups, every row there, the last one
+    // sampled.
+    let big = generate(dir.path().join("big"))
+        .count(300_000)
+        .variants(300)
+        .seed(5)
+        .arg("--no-histograms")
+        .bank();
+    let file = dir.path().join("big.parquet");
+    export(&big, &file, &[]).assert().success();
+    let last = read_bank(&big).pop().unwrap();
+    let summary = read_parquet(&file, last.id);
+    assert_eq!(summary["pyarrow"]["row_groups"], 3);
+    for reader in ["duckdb", "pyarrow"] {
+        assert_eq!(summary[reader]["rows"], 300_000, "{reader}");
+        assert_eq!(sample(&summary[reader]), as_fields(&last), "{reader}");
+    }
+    // Parquet is a file: standard output is refused, naming why.
+    let stderr = crate::common::fails_naming(
+        export(bank, Path::new("-"), &["--format", "parquet"]),
+        &["--format parquet", "footer"],
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
 #[test]
 fn a_100k_bank_reads_back_from_every_format() {
     let bank = bank_100k();
@@ -411,14 +539,16 @@ fn bad_input_is_exit_2_naming_it_and_writes_nothing() {
     );
 
     // An unknown format, by flag or by extension.
-    crate::common::fails_naming(export(&bank, &file, &["--format", "parquet"]), &["parquet"]);
-    let odd = out_dir.join("x.parquet");
-    crate::common::fails_naming(export(&bank, &odd, &[]), &["x.parquet", "--format"]);
+    crate::common::fails_naming(export(&bank, &file, &["--format", "avro"]), &["avro"]);
+    let odd = out_dir.join("x.avro");
+    crate::common::fails_naming(export(&bank, &odd, &[]), &["x.avro", "--format", "parquet"]);
     // --zstd is for csv only; csv-kaggle is 9x9 only (below, with the 16x16 bank).
     crate::common::fails_naming(export(&bank, &file, &["--zstd"]), &["--zstd", "sqlite"]);
     // A format the name contradicts (regression: JSON Lines went into x.csv.zst).
     for (name, format, says) in [
         ("x.csv.zst", "jsonl", "zstd-compressed CSV: name it .jsonl"),
+        ("x.sqlite", "parquet", "a SQLite database: name it .parquet"),
+        ("x.parquet", "jsonl", "Parquet: name it .jsonl"),
         (
             "x.csv.zst",
             "csv-kaggle",

@@ -10,12 +10,16 @@
 //! anything later — passes through as text. Rows are encoded into a reused buffer:
 //! nothing is allocated per row (the export's hot loop).
 
+mod parquet;
 mod sqlite;
 pub mod stream;
 
 use std::collections::HashSet;
 use std::path::Path;
 
+pub use parquet::{
+    EXPORT_KEY as PARQUET_EXPORT_KEY, MANIFEST_KEY as PARQUET_MANIFEST_KEY, ROW_GROUP_ROWS,
+};
 pub use stream::{export, Destination, Exported, Request};
 
 use crate::bank::format::canonical_key;
@@ -67,6 +71,8 @@ pub enum Format {
     /// The OpenSudoku app's XML import file: the streamed part is its `<game>`
     /// elements ([`Schema::write_opensudoku`]); `export` wraps them in folders.
     OpenSudoku,
+    /// Apache Parquet: typed columns, zstd row groups, the manifest as metadata.
+    Parquet,
 }
 
 /// The Sudoku Exchange puzzle bank's files and the SE ratings they hold (below
@@ -88,11 +94,12 @@ impl Format {
             Format::Csv => "csv",
             Format::SudokuExchange => "sudoku-exchange",
             Format::OpenSudoku => "opensudoku",
+            Format::Parquet => "parquet",
         }
     }
 
     /// The format a file name implies, and whether it asks for zstd: `.sqlite`/`.db`,
-    /// `.jsonl`, `.opensudoku`, `.csv`, `.csv.zst` (case-insensitive); `None` for
+    /// `.jsonl`, `.opensudoku`, `.parquet`, `.csv`, `.csv.zst` (case-insensitive); `None` for
     /// anything else.
     pub fn infer(path: &Path) -> Option<(Format, bool)> {
         // Lossy: a name that is not UTF-8 still has the extension it has.
@@ -103,6 +110,8 @@ impl Format {
             Some((Format::Jsonl, false))
         } else if name.ends_with(".opensudoku") {
             Some((Format::OpenSudoku, false))
+        } else if name.ends_with(".parquet") {
+            Some((Format::Parquet, false))
         } else if name.ends_with(".csv.zst") {
             Some((Format::Csv, true))
         } else if name.ends_with(".csv") {

@@ -12,6 +12,7 @@ use std::sync::mpsc;
 
 use anyhow::{anyhow, bail, Context};
 
+use super::parquet::write_parquet;
 use super::sqlite::write_sqlite;
 use super::{ExportError, Filter, Format, Schema};
 use crate::bank::format::{Manifest, DEFAULT_ZSTD_LEVEL, MANIFEST};
@@ -148,6 +149,14 @@ pub fn export(
             (Format::Sqlite, Destination::Stream { .. } | Destination::Exchange(_)) => Err(
                 anyhow!("--format sqlite writes a file it can seek in, not a stream"),
             ),
+            (Format::Parquet, Destination::File(file)) => {
+                write_parquet(file, &mut rows, manifest, request)
+            }
+            (Format::Parquet, Destination::Stream { .. } | Destination::Exchange(_)) => {
+                Err(anyhow!(
+                    "--format parquet writes a file (its footer is written last), not a stream"
+                ))
+            }
             (Format::SudokuExchange, Destination::Exchange(files)) => {
                 write_exchange_files(files, &mut rows)
             }

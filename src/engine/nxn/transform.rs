@@ -148,7 +148,7 @@ fn heap_permutations(items: &mut [u8; 4], k: usize, out: &mut Vec<[u8; 4]>) {
     }
     for i in 0..k {
         heap_permutations(items, k - 1, out);
-        let j = if k % 2 == 0 { i } else { 0 };
+        let j = if k.is_multiple_of(2) { i } else { 0 };
         items.swap(j, k - 1);
     }
 }

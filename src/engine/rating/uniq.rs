@@ -149,7 +149,7 @@ impl LoopSearch<'_> {
             let unit = UNIT_MASK[u as usize];
             if !closed
                 && self.len >= 4
-                && self.len % 2 == 0
+                && self.len.is_multiple_of(2)
                 && unit >> self.start & 1 != 0
                 && self.open == 0
             {
