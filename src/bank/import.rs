@@ -17,7 +17,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::bank::format::{self, ImportSource, Manifest, Params, RowOut, BLOCK_ROWS};
-use crate::bank::reader::{digest_file, open_hashing, Digest, HashingFile};
+use crate::bank::reader::{digest_file, open_file, open_hashing, Digest, HashingFile, SourceFile};
 use crate::bank::sink::{self, BankWriter, FrameEncoder, FrameSender, SinkConfig, SinkError};
 use crate::bank::BankError;
 use crate::engine::bands::BandTable;
@@ -25,6 +25,9 @@ use crate::engine::board::Board;
 use crate::engine::board::Verdict;
 use crate::engine::grid::parse_board;
 use crate::engine::rating::Rating;
+use parquet::column::reader::{get_typed_column_reader, ColumnReaderImpl};
+use parquet::data_type::{ByteArray, ByteArrayType};
+use parquet::file::reader::{FileReader, SerializedFileReader};
 
 /// Puzzles read, solved and rated as one unit of parallel work.
 pub const CHUNK: usize = 1 << 14;
@@ -36,6 +39,8 @@ pub enum SourceFormat {
     Text,
     /// CSV with a header; the puzzles are one named column.
     Csv,
+    /// Apache Parquet; the puzzles are one named string column.
+    Parquet,
 }
 
 impl SourceFormat {
@@ -43,13 +48,16 @@ impl SourceFormat {
         match self {
             SourceFormat::Text => "text",
             SourceFormat::Csv => "csv",
+            SourceFormat::Parquet => "parquet",
         }
     }
 
-    /// The format a file's name says: `.csv` is CSV, anything else text.
+    /// The format a file's name says: `.csv` is CSV, `.parquet` Parquet, anything
+    /// else text.
     pub fn of(path: &Path) -> SourceFormat {
         match path.extension().and_then(|e| e.to_str()) {
             Some(e) if e.eq_ignore_ascii_case("csv") => SourceFormat::Csv,
+            Some(e) if e.eq_ignore_ascii_case("parquet") => SourceFormat::Parquet,
             _ => SourceFormat::Text,
         }
     }
@@ -118,6 +126,7 @@ impl Source {
         let column = match format {
             SourceFormat::Text => None,
             SourceFormat::Csv => Some(csv_column(path, column)?),
+            SourceFormat::Parquet => Some(parquet_column(path, column)?),
         };
         Ok(Source {
             path: path.to_path_buf(),
@@ -150,6 +159,65 @@ fn csv_column(path: &Path, wanted: Option<&str>) -> Result<(String, usize), Impo
         .iter()
         .map(|h| String::from_utf8_lossy(h).trim().to_string())
         .collect();
+    pick_column(path, &names, wanted)
+}
+
+/// The index of the puzzle column among the top-level columns of the Parquet file at
+/// `path`, which must hold strings (or raw bytes).
+fn parquet_column(path: &Path, wanted: Option<&str>) -> Result<(String, usize), ImportError> {
+    let reader = open_parquet(path)?;
+    let schema = reader.metadata().file_metadata().schema_descr_ptr();
+    let names: Vec<String> = schema.columns().iter().map(|c| c.path().string()).collect();
+    let (name, i) = pick_column(path, &names, wanted)?;
+    let column = schema.column(i);
+    if column.physical_type() != parquet::basic::Type::BYTE_ARRAY {
+        return Err(ImportError::Header {
+            path: path.to_path_buf(),
+            reason: format!(
+                "column {name:?} holds {}, not strings of puzzles",
+                column.physical_type()
+            ),
+        });
+    }
+    // Found now rather than at the row group that uses it, with nothing written yet.
+    for group in reader.metadata().row_groups() {
+        let codec = group.column(i).compression();
+        use parquet::basic::Compression as C;
+        if !matches!(
+            codec,
+            C::UNCOMPRESSED | C::SNAPPY | C::GZIP(_) | C::LZ4 | C::LZ4_RAW | C::ZSTD(_)
+        ) {
+            return Err(ImportError::Header {
+                path: path.to_path_buf(),
+                reason: format!(
+                    "column {name:?} is compressed with {codec}, which this build does not read (it reads uncompressed, snappy, gzip, lz4 and zstd): write it again with one of those"
+                ),
+            });
+        }
+    }
+    if column.max_rep_level() > 0 {
+        return Err(ImportError::Header {
+            path: path.to_path_buf(),
+            reason: format!("column {name:?} is a list, not one puzzle per row"),
+        });
+    }
+    Ok((name, i))
+}
+
+fn open_parquet(path: &Path) -> Result<SerializedFileReader<SourceFile>, ImportError> {
+    SerializedFileReader::new(open_file(path)?).map_err(|e| ImportError::Header {
+        path: path.to_path_buf(),
+        reason: format!("not a Parquet file this reader can read: {e}"),
+    })
+}
+
+/// `wanted`, or the first of [`PUZZLE_COLUMNS`], among a source's column `names`
+/// (without regard to case).
+fn pick_column(
+    path: &Path,
+    names: &[String],
+    wanted: Option<&str>,
+) -> Result<(String, usize), ImportError> {
     let find = |name: &str| names.iter().position(|n| n.eq_ignore_ascii_case(name));
     let found = match wanted {
         Some(name) => find(name),
@@ -165,9 +233,9 @@ fn csv_column(path: &Path, wanted: Option<&str>) -> Result<(String, usize), Impo
         None => Err(ImportError::Header {
             path: path.to_path_buf(),
             reason: match wanted {
-                Some(name) => format!("no column {name:?} in the header (it has {shown})"),
+                Some(name) => format!("no column {name:?} (it has {shown})"),
                 None => format!(
-                    "no puzzle column in the header (it has {shown}; tried {}): pass --column NAME",
+                    "no puzzle column (it has {shown}; tried {}): pass --column NAME",
                     PUZZLE_COLUMNS.join(", ")
                 ),
             },
@@ -265,28 +333,61 @@ enum Puzzles {
         column: usize,
         record: csv::ByteRecord,
     },
+    Parquet {
+        reader: SerializedFileReader<SourceFile>,
+        column: usize,
+        /// The next row group, and the reader of the column in the current one.
+        group: usize,
+        current: Option<ColumnReaderImpl<ByteArrayType>>,
+        /// Compressed bytes of the row groups done (progress).
+        done: u64,
+        values: Vec<ByteArray>,
+        defs: Vec<i16>,
+    },
 }
 
 impl Puzzles {
     fn open(source: &Source) -> Result<Puzzles, ImportError> {
         let path = &source.path;
-        let file = open_hashing(path)?;
-        Ok(match &source.column {
-            None => Puzzles::Text(BufReader::with_capacity(1 << 16, file)),
-            Some((_, column)) => Puzzles::Csv {
-                reader: csv::ReaderBuilder::new().from_reader(file),
-                column: *column,
+        let column = source.column.as_ref().map_or(0, |(_, i)| *i);
+        Ok(match source.format {
+            SourceFormat::Text => {
+                Puzzles::Text(BufReader::with_capacity(1 << 16, open_hashing(path)?))
+            }
+            SourceFormat::Csv => Puzzles::Csv {
+                reader: csv::ReaderBuilder::new().from_reader(open_hashing(path)?),
+                column,
                 record: csv::ByteRecord::new(),
+            },
+            SourceFormat::Parquet => Puzzles::Parquet {
+                reader: open_parquet(path)?,
+                column,
+                group: 0,
+                current: None,
+                done: 0,
+                values: Vec::new(),
+                defs: Vec::new(),
             },
         })
     }
 
-    /// What has been read of the file so far.
-    fn digest(&self) -> Digest {
+    /// Bytes of the file read so far (for progress).
+    fn progress(&self) -> u64 {
         match self {
+            Puzzles::Text(r) => r.get_ref().digest().bytes,
+            Puzzles::Csv { reader, .. } => reader.get_ref().digest().bytes,
+            Puzzles::Parquet { done, .. } => *done,
+        }
+    }
+
+    /// The size and checksum of the file as it was read: hashed on the way for text
+    /// and CSV (read to the end), read once more for Parquet (read at offsets).
+    fn digest(&self, path: &Path) -> Result<Digest, ImportError> {
+        Ok(match self {
             Puzzles::Text(r) => r.get_ref().digest(),
             Puzzles::Csv { reader, .. } => reader.get_ref().digest(),
-        }
+            Puzzles::Parquet { .. } => digest_file(path)?,
+        })
     }
 
     /// Appends up to `max` puzzles of boards `B` to `out` (lines numbered from
@@ -366,6 +467,61 @@ impl Puzzles {
                     let cells = parse(record.get(*column).unwrap_or_default(), *line)
                         .map_err(|e| format!("{e} (in field {name:?})"));
                     out.push(Entry { line: *line, cells });
+                }
+                Puzzles::Parquet {
+                    reader,
+                    column,
+                    group,
+                    current,
+                    done,
+                    values,
+                    defs,
+                } => {
+                    let parquet_err = |e: parquet::errors::ParquetError| ImportError::Header {
+                        path: path.clone(),
+                        reason: format!("row group {group}: {e}"),
+                    };
+                    let Some(columns) = current else {
+                        if *group == reader.num_row_groups() {
+                            return Ok(false);
+                        }
+                        let chunk = reader.get_row_group(*group).map_err(parquet_err)?;
+                        let column_reader =
+                            chunk.get_column_reader(*column).map_err(parquet_err)?;
+                        *current = Some(get_typed_column_reader::<ByteArrayType>(column_reader));
+                        continue;
+                    };
+                    values.clear();
+                    defs.clear();
+                    let want = max - out.len();
+                    let (rows, _, _) = columns
+                        .read_records(want, Some(defs), None, values)
+                        .map_err(parquet_err)?;
+                    if rows == 0 {
+                        *done += reader.metadata().row_group(*group).compressed_size() as u64;
+                        *group += 1;
+                        *current = None;
+                        continue;
+                    }
+                    let name = source.column.as_ref().map_or("", |(n, _)| n.as_str());
+                    let mut next = values.iter();
+                    for k in 0..rows {
+                        *line += 1;
+                        // A required column has no definition levels: every row a value.
+                        let present = defs.get(k).is_none_or(|&d| d > 0);
+                        // A null has no value: the next value is the next row's.
+                        let value = if present { next.next() } else { None };
+                        let cells = match value {
+                            // The parse error's "line N" is the row's number.
+                            Some(value) => parse(value.data(), *line).map_err(|e| {
+                                e.strip_prefix("line ")
+                                    .map_or(e.clone(), |r| format!("row {r}"))
+                            }),
+                            None => Err(format!("row {line}: no puzzle (null)")),
+                        }
+                        .map_err(|e| format!("{e} (in column {name:?})"));
+                        out.push(Entry { line: *line, cells });
+                    }
                 }
             }
         }
@@ -493,14 +649,14 @@ pub fn import<B: Board>(
                         )? {
                             return Ok(());
                         }
-                        let read = puzzles.digest().bytes;
-                        on_progress(read - reported);
+                        let read = puzzles.progress();
+                        on_progress(read.saturating_sub(reported));
                         reported = read;
                         if !more {
                             break;
                         }
                     }
-                    let read = puzzles.digest();
+                    let read = puzzles.digest(&source.path)?;
                     if read != source.digest {
                         return Err(ImportError::Changed {
                             path: source.path.clone(),

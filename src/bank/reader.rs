@@ -905,6 +905,14 @@ fn read_full(r: &mut impl Read, buf: &mut [u8]) -> io::Result<usize> {
 /// `import` source.
 pub type HashingFile = Hashing<File>;
 
+/// A file opened for reading as it is: a Parquet source, read at offsets.
+pub type SourceFile = File;
+
+/// Opens the file at `path` as a [`SourceFile`].
+pub fn open_file(path: &Path) -> Result<SourceFile, BankError> {
+    File::open(path).map_err(io_err("opening", path))
+}
+
 /// Opens the file at `path` as a [`HashingFile`].
 pub fn open_hashing(path: &Path) -> Result<HashingFile, BankError> {
     Ok(Hashing::new(

@@ -115,13 +115,7 @@ fn as_fields(row: &Row) -> BTreeMap<String, String> {
 /// `id`.
 fn read_parquet(file: &Path, id: u64) -> Value {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let python = root.join("target/test-python/bin/python");
-    assert!(
-        python.exists(),
-        "{} is missing: run scripts/test-deps (the README's test command does)",
-        python.display()
-    );
-    let out = Command::new(python)
+    let out = Command::new(crate::common::test_python())
         .arg(root.join("scripts/read-parquet.py"))
         .arg(file)
         .arg(id.to_string())

@@ -341,3 +341,15 @@ pub fn fails_naming(mut cmd: assert_cmd::Command, names: &[&str]) -> String {
     }
     stderr
 }
+
+/// The Python of the virtual environment `scripts/test-deps` makes (DuckDB, pyarrow):
+/// the README's test command runs that first.
+pub fn test_python() -> PathBuf {
+    let python = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/test-python/bin/python");
+    assert!(
+        python.exists(),
+        "{} is missing: run scripts/test-deps (the README's test command does)",
+        python.display()
+    );
+    python
+}
