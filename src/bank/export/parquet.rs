@@ -200,7 +200,7 @@ pub(super) fn write_parquet(
     let file = WriteBack::new(output.create()?);
     let mut writer =
         SerializedFileWriter::new(file, message, props.clone()).with_context(context)?;
-    let (to_encoder, groups) = mpsc::sync_channel::<Group>(1);
+    let (to_encoder, groups) = mpsc::sync_channel::<Group>(0);
     let (recycle, recycled) = mpsc::channel::<Group>();
     std::thread::scope(|scope| {
         let encoder = scope.spawn(move || -> anyhow::Result<()> {
