@@ -56,7 +56,7 @@ pub enum Command {
     Merge(MergeArgs),
     /// Compare fill × carve strategies: speed, latency, clues, bands, minimality, diversity.
     Bench(BenchArgs),
-    /// Export a bank to SQLite, JSON Lines or the public dataset CSV layouts, in one file.
+    /// Export a bank to SQLite, JSON Lines, Parquet, the public dataset CSV layouts, OpenSudoku or Sudoku Exchange files.
     Export(ExportArgs),
     /// Make a bank of anyone's puzzles (text lines or a CSV column): solved, canonicalised,
     /// deduplicated, rated and graded; rejected puzzles reported by line.

@@ -26,7 +26,8 @@
 //! * [`export`] — `export`: the formats (the schema read from a header, the row
 //!   filter, the SQLite table and statements, the JSON Lines and Kaggle encoders),
 //!   the stream that reads the shards on a thread and writes the rows
-//!   ([`export::stream`], [`export::export`]), and the SQLite loader.
+//!   ([`export::stream`], [`export::export`]), the SQLite loader and the Parquet
+//!   writer.
 
 pub mod export;
 pub mod format;

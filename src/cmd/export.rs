@@ -1,6 +1,7 @@
 //! `sudoku-factory export BANK --to FILE [--format F]`: one file an app or an analyst
-//! opens directly — SQLite, JSON Lines, the public `quizzes,solutions` CSV or plain
-//! CSV — made from a complete bank in one streaming pass.
+//! opens directly — SQLite, JSON Lines, Parquet, the public `quizzes,solutions` CSV,
+//! plain CSV, an OpenSudoku file or Sudoku Exchange lines — made from a complete bank
+//! in one streaming pass.
 //!
 //! The output is written under a hidden temporary name beside FILE
 //! (`.FILE.tmp-PID`), fsynced and renamed only when complete: an export that fails
