@@ -58,7 +58,7 @@ pub enum Command {
     Bench(BenchArgs),
     /// Export a bank to SQLite, JSON Lines, Parquet, the public dataset CSV layouts, OpenSudoku or Sudoku Exchange files.
     Export(ExportArgs),
-    /// Make a bank of anyone's puzzles (text lines or a CSV column): solved, canonicalised,
+    /// Make a bank of anyone's puzzles (text lines, a CSV or Parquet column): solved, canonicalised,
     /// deduplicated, rated and graded; rejected puzzles reported by line.
     Import(ImportArgs),
     /// Lay out puzzles for people: a print-ready PDF book, SVG/PNG images, plain text.
@@ -392,13 +392,13 @@ pub struct MergeArgs {
 pub struct ImportArgs {
     /// Files of puzzles, read in this order: one puzzle per line in the text format
     /// (81 characters for 9x9, `.` or `0` for empty cells), or a `.csv` file with a
-    /// header, whose puzzle column is --column.
+    /// header or a `.parquet` file, whose puzzle column is --column.
     #[arg(value_name = "FILE", required = true)]
     pub inputs: Vec<PathBuf>,
     /// Directory of the bank to write (created if missing).
     #[arg(long, value_name = "BANK")]
     pub out: PathBuf,
-    /// The puzzle column of CSV files (default: the first of puzzle, quizzes, quiz,
+    /// The puzzle column of CSV and Parquet files (default: the first of puzzle, quizzes, quiz,
     /// puzzles in the header; names match without regard to case).
     #[arg(long, value_name = "NAME")]
     pub column: Option<String>,

@@ -72,7 +72,7 @@ pub const PUZZLE_COLUMNS: [&str; 4] = ["puzzle", "quizzes", "quiz", "puzzles"];
 pub struct Source {
     pub path: PathBuf,
     pub format: SourceFormat,
-    /// The CSV column read (its name as in the header) and its index.
+    /// The CSV or Parquet column read (its name as the file has it) and its index.
     pub column: Option<(String, usize)>,
     /// Size and checksum of the file when it was checked: the file must read the same.
     pub digest: Digest,
@@ -91,7 +91,7 @@ pub enum ImportError {
         error: io::Error,
     },
     #[error("{}: {reason}", path.display())]
-    Header { path: PathBuf, reason: String },
+    Source { path: PathBuf, reason: String },
     #[error("{} changed while it was imported (it was {} bytes with XXH3 {}, it read as {} bytes with XXH3 {}); import it again once it is complete", path.display(), before.bytes, before.hex(), after.bytes, after.hex())]
     Changed {
         path: PathBuf,
@@ -111,11 +111,11 @@ fn io_err<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(io::Error) ->
 }
 
 impl Source {
-    /// Checks `path` (a readable file; for CSV, a header with the puzzle column:
+    /// Checks `path` (a readable file; for CSV and Parquet, the puzzle column:
     /// `column`, or the first of [`PUZZLE_COLUMNS`] present) and digests it.
     pub fn open(path: &Path, column: Option<&str>) -> Result<Source, ImportError> {
         if path.is_dir() {
-            return Err(ImportError::Header {
+            return Err(ImportError::Source {
                 path: path.to_path_buf(),
                 reason:
                     "is a directory, not a file of puzzles (a bank is read by merge, not import)"
@@ -151,7 +151,7 @@ impl Source {
 /// The index of the puzzle column in the header of the CSV file at `path`.
 fn csv_column(path: &Path, wanted: Option<&str>) -> Result<(String, usize), ImportError> {
     let mut reader = csv::ReaderBuilder::new().from_reader(open_hashing(path)?);
-    let header = reader.byte_headers().map_err(|e| ImportError::Header {
+    let header = reader.byte_headers().map_err(|e| ImportError::Source {
         path: path.to_path_buf(),
         reason: format!("reading the CSV header: {e}"),
     })?;
@@ -171,7 +171,7 @@ fn parquet_column(path: &Path, wanted: Option<&str>) -> Result<(String, usize), 
     let (name, i) = pick_column(path, &names, wanted)?;
     let column = schema.column(i);
     if column.physical_type() != parquet::basic::Type::BYTE_ARRAY {
-        return Err(ImportError::Header {
+        return Err(ImportError::Source {
             path: path.to_path_buf(),
             reason: format!(
                 "column {name:?} holds {}, not strings of puzzles",
@@ -187,7 +187,7 @@ fn parquet_column(path: &Path, wanted: Option<&str>) -> Result<(String, usize), 
             codec,
             C::UNCOMPRESSED | C::SNAPPY | C::GZIP(_) | C::LZ4 | C::LZ4_RAW | C::ZSTD(_)
         ) {
-            return Err(ImportError::Header {
+            return Err(ImportError::Source {
                 path: path.to_path_buf(),
                 reason: format!(
                     "column {name:?} is compressed with {codec}, which this build does not read (it reads uncompressed, snappy, gzip, lz4 and zstd): write it again with one of those"
@@ -196,7 +196,7 @@ fn parquet_column(path: &Path, wanted: Option<&str>) -> Result<(String, usize), 
         }
     }
     if column.max_rep_level() > 0 {
-        return Err(ImportError::Header {
+        return Err(ImportError::Source {
             path: path.to_path_buf(),
             reason: format!("column {name:?} is a list, not one puzzle per row"),
         });
@@ -205,7 +205,7 @@ fn parquet_column(path: &Path, wanted: Option<&str>) -> Result<(String, usize), 
 }
 
 fn open_parquet(path: &Path) -> Result<SerializedFileReader<SourceFile>, ImportError> {
-    SerializedFileReader::new(open_file(path)?).map_err(|e| ImportError::Header {
+    SerializedFileReader::new(open_file(path)?).map_err(|e| ImportError::Source {
         path: path.to_path_buf(),
         reason: format!("not a Parquet file this reader can read: {e}"),
     })
@@ -230,7 +230,7 @@ fn pick_column(
         .join(", ");
     match found {
         Some(i) => Ok((names[i].clone(), i)),
-        None => Err(ImportError::Header {
+        None => Err(ImportError::Source {
             path: path.to_path_buf(),
             reason: match wanted {
                 Some(name) => format!("no column {name:?} (it has {shown})"),
@@ -451,7 +451,7 @@ impl Puzzles {
                                     continue;
                                 }
                                 other => {
-                                    return Err(ImportError::Header {
+                                    return Err(ImportError::Source {
                                         path: path.clone(),
                                         reason: format!("line {at}: {other:?}"),
                                     })
@@ -477,7 +477,7 @@ impl Puzzles {
                     values,
                     defs,
                 } => {
-                    let parquet_err = |e: parquet::errors::ParquetError| ImportError::Header {
+                    let parquet_err = |e: parquet::errors::ParquetError| ImportError::Source {
                         path: path.clone(),
                         reason: format!("row group {group}: {e}"),
                     };

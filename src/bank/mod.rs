@@ -20,7 +20,7 @@
 //! * [`verify`] — the checks of `verify` as pure functions (manifest, shard, ids, rows).
 //! * [`merge`] — combining banks of one size: dedup, a cap per canonical form, fresh
 //!   ids, within a memory budget.
-//! * [`import`] — anyone's puzzle files (text lines, a CSV column) into a bank:
+//! * [`import`] — anyone's puzzle files (text lines, a CSV or Parquet column) into a bank:
 //!   solved, canonicalised, deduplicated, rated and graded, ids in input order.
 //! * [`stats`] — summaries of a bank and their SVG chart, rendered in memory.
 //! * [`export`] — `export`: the formats (the schema read from a header, the row

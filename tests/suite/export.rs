@@ -43,18 +43,24 @@ fn export(bank: &Path, to: &Path, args: &[&str]) -> assert_cmd::Command {
 /// The summary `scripts/read-export.py` prints for FILE read as FORMAT, sampling row
 /// `id`.
 fn read_back(file: &Path, format: &str, id: u64) -> Value {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/read-export.py");
-    let out = Command::new("python3")
-        .arg(script)
-        .arg(file)
-        .arg(format)
-        .arg(id.to_string())
+    let id = id.to_string();
+    let args = [file.as_os_str(), format.as_ref(), id.as_ref()];
+    summary_of("python3".as_ref(), "read-export.py", &args)
+}
+
+/// Runs `PYTHON scripts/SCRIPT ARGS...` and parses the JSON summary it prints.
+fn summary_of(python: &std::ffi::OsStr, script: &str, args: &[&std::ffi::OsStr]) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("scripts")
+        .join(script);
+    let out = Command::new(python)
+        .arg(path)
+        .args(args)
         .output()
-        .expect("python3 runs");
+        .expect("python runs");
     assert!(
         out.status.success(),
-        "read-export.py {} {format}: {}",
-        file.display(),
+        "{script} {args:?}: {}",
         crate::common::stderr_of(&out)
     );
     serde_json::from_slice(&out.stdout).unwrap()
@@ -114,20 +120,10 @@ fn as_fields(row: &Row) -> BTreeMap<String, String> {
 /// by pyarrow (from the virtual environment `scripts/test-deps` makes), sampling row
 /// `id`.
 fn read_parquet(file: &Path, id: u64) -> Value {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let out = Command::new(crate::common::test_python())
-        .arg(root.join("scripts/read-parquet.py"))
-        .arg(file)
-        .arg(id.to_string())
-        .output()
-        .expect("python runs");
-    assert!(
-        out.status.success(),
-        "read-parquet.py {}: {}",
-        file.display(),
-        crate::common::stderr_of(&out)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
+    let python = crate::common::test_python();
+    let id = id.to_string();
+    let args = [file.as_os_str(), id.as_ref()];
+    summary_of(python.as_os_str(), "read-parquet.py", &args)
 }
 
 #[test]
