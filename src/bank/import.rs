@@ -114,6 +114,13 @@ impl Source {
     /// Checks `path` (a readable file; for CSV and Parquet, the puzzle column:
     /// `column`, or the first of [`PUZZLE_COLUMNS`] present) and digests it.
     pub fn open(path: &Path, column: Option<&str>) -> Result<Source, ImportError> {
+        if path.as_os_str() == "-" {
+            return Err(ImportError::Source {
+                path: path.to_path_buf(),
+                reason: "import reads files, not standard input: the manifest records each source's size and checksum; save the input to a file and import that"
+                    .to_string(),
+            });
+        }
         if path.is_dir() {
             return Err(ImportError::Source {
                 path: path.to_path_buf(),

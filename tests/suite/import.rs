@@ -279,6 +279,9 @@ fn an_equivalent_puzzle_is_a_duplicate_and_bad_usage_writes_nothing() {
     let (code, stderr) = import(&dir.path().join("none"), &[dir.path().to_str().unwrap()]);
     assert_eq!(code, Some(2));
     assert!(stderr.contains("is a directory"), "{stderr}");
+    let (code, stderr) = import(&dir.path().join("none"), &["-"]);
+    assert_eq!(code, Some(2));
+    assert!(stderr.contains("not standard input"), "{stderr}");
     assert!(!dir.path().join("none").exists());
 }
 
