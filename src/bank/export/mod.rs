@@ -657,7 +657,9 @@ mod tests {
         assert_eq!(f("a.jsonl"), Some((Format::Jsonl, false)));
         assert_eq!(f("a.csv"), Some((Format::Csv, false)));
         assert_eq!(f("a.csv.zst"), Some((Format::Csv, true)));
-        assert_eq!(f("a.parquet"), None);
+        assert_eq!(f("a.Parquet"), Some((Format::Parquet, false)));
+        assert_eq!(f("a.opensudoku"), Some((Format::OpenSudoku, false)));
+        assert_eq!(f("a.avro"), None);
         assert_eq!(f("noext"), None);
     }
 
