@@ -9,8 +9,12 @@
 # Last, the cost of one minimal seed (`--carve minimal`, one thread), for the cost
 # model in the README ("Beyond one machine").
 #
+# Then stage 2's balance at the default shard size (BALANCE_ROWS, default 30000, at
+# --variants 1: every row in one shard).
+#
 # Usage: scripts/bench-staged.sh [ROWS_V1] [ROWS_V100] [MINIMAL_SEEDS]
-#        (default 20000 2000000 2000; BIN=path uses that binary instead of building)
+#        (default 20000 2000000 2000; BIN=path uses that binary instead of building;
+#        ONLY_BALANCE=1 runs only the balance table)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows_v1=${1:-20000}
@@ -48,6 +52,7 @@ same_as() {
 
 printf "%8s %3s  %-16s %9s %9s   %s\n" variants N mode "wall s" "max cpu" "cpu s per worker"
 for variants in 1 100; do
+  [[ -n ${ONLY_BALANCE:-} ]] && break
   if [[ $variants == 1 ]]; then rows=$rows_v1; else rows=$rows_v100; fi
   args=(--count "$rows" --variants "$variants" --seed 1 --shard-rows $((rows / 8)) --threads 1 --quiet)
   for n in 1 2 4; do
@@ -75,7 +80,39 @@ for variants in 1 100; do
   done
 done
 
+# Stage 2's balance where all rows fall in one shard (--variants 1, the default shard
+# size): rating is per seed and done in stage 1, so no stage-2 worker carries the run.
+# Per worker CPU of each stage at N = 1 and 3, and each merged bank against one
+# `generate` (the issue #36 acceptance: the largest stage-2 worker <= 0.5x the N = 1
+# stage 2, bytes identical).
+balance_rows=${BALANCE_ROWS:-30000}
+args=(--count "$balance_rows" --variants 1 --seed 1 --threads 1 --quiet)
+timed "one-process" "$bin" generate "${args[@]}" --out "$work/balance-one"
+echo
+printf "default shard size, --variants 1, %d rows (one process: %s CPU s)\n" "$balance_rows" \
+  "$(awk '{ print $2 }' "$work/one-process")"
+printf "%3s  %-16s %9s %9s   %s\n" N stage "wall s" "max cpu" "cpu s per worker"
+for n in 1 3; do
+  d=$work/balance-n$n
+  parts=()
+  for ((k = 0; k < n; k++)); do
+    timed "b1-$n" "$bin" generate "${args[@]}" --stage seeds --workers "$n" --worker "$k" --out "$d/seeds"
+  done
+  for ((k = 0; k < n; k++)); do
+    timed "b2-$n" "$bin" generate "${args[@]}" --seeds "$d/seeds" --workers "$n" --worker "$k" --out "$d/w$k"
+    parts+=("$d/w$k")
+  done
+  "$bin" merge "$d/merged" "${parts[@]}" --quiet
+  same_as "$work/balance-one" "$d/merged"
+  row "" "$n" "staged: seeds" "b1-$n" | cut -c10-
+  row "" "$n" "staged: expand" "b2-$n" | cut -c10-
+done
+awk 'NR == FNR { if ($2 > one) one = $2; next } { if ($2 > max) max = $2 }
+  END { printf "largest stage-2 worker at N = 3: %.2fx the N = 1 stage 2 (goal <= 0.5x)\n", max / one }' \
+  "$work/b2-1" "$work/b2-3"
+
 # The cost of one minimal seed: every minimal puzzle lands in one wide band.
+[[ -n ${ONLY_BALANCE:-} ]] && exit 0
 timed minimal "$bin" generate --stage seeds --count "$minimal" --carve minimal \
   --bands minimal=17-40 --threads 1 --quiet --out "$work/minimal-seeds"
 bytes=$(grep -oE '"bytes": [0-9]+' "$work/minimal-seeds/seeds-0-of-1.json" | grep -oE '[0-9]+')

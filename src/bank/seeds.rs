@@ -19,7 +19,10 @@
 //!
 //! all little-endian. The payload decompresses to one record per seed: puzzle,
 //! solution and canonical form (one byte per cell each), clues u16, band u8,
-//! attempts u32. A record is checked on its own (its checksum, its position), so a
+//! attempts u32, then its technique rating: the rating in tenths u8 and the index of
+//! its technique in [`Technique::ALL`] u8 (`0, 255` for none: a `--no-rating` run, or
+//! a size the rater does not rate). Rating is per seed (its variants carry it), so it
+//! is stage 1's work and divides by N with the seeds; stage 2 only reads it. A record is checked on its own (its checksum, its position), so a
 //! killed worker keeps every complete chunk and redoes only the rest; the manifest
 //! `DIR/seeds-K-of-N.json` then adds the size and checksum of the whole file.
 //! While stage 1 runs the file is `DIR/seeds-K-of-N.bin.part`: a file under its final
@@ -30,6 +33,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::bank::format::{Params, SeedPuzzle};
+use crate::engine::rating::{Rating, Technique};
 
 /// Seeds per chunk of stage 1: the unit of resumption. Not part of the determinism
 /// contract (a bank's bytes do not depend on it); the manifest records it.
@@ -37,7 +41,11 @@ pub const CHUNK_SEEDS: u64 = 128;
 /// Bytes of a chunk header.
 pub const HEADER_BYTES: usize = 40;
 const MAGIC: &[u8; 4] = b"SFSD";
-const FORMAT: u32 = 1;
+/// 2: each record ends with its rating (format 1, before 0.4.4, had none).
+const FORMAT: u32 = 2;
+/// The technique byte of a seed without a rating.
+const UNRATED: u8 = u8::MAX;
+const _: () = assert!(Technique::ALL.len() < UNRATED as usize);
 /// Largest payload a header may announce: far above any real chunk (128 seeds of
 /// 25×25 are under 250 KB plain), so a corrupt length is refused before allocating.
 const MAX_PAYLOAD: u32 = 1 << 26;
@@ -196,7 +204,7 @@ fn checksum(head: &[u8], payload: &[u8]) -> u64 {
 
 /// Bytes of one seed's record for boards of `cells` cells.
 pub fn record_bytes(cells: usize) -> usize {
-    3 * cells + 7
+    3 * cells + 9
 }
 
 /// Encodes chunk `chunk` (seeds `first..first + seeds.len()`) into `out` (cleared
@@ -217,6 +225,13 @@ pub fn encode_chunk<C: AsRef<[u8]>>(
         plain.extend_from_slice(&s.n_clues.to_le_bytes());
         plain.push(s.band);
         plain.extend_from_slice(&s.attempts.to_le_bytes());
+        plain.extend_from_slice(&match s.rating {
+            Some(r) => {
+                let t = Technique::ALL.iter().position(|&t| t == r.technique);
+                [r.rating, t.expect("every technique is in ALL") as u8]
+            }
+            None => [0, UNRATED],
+        });
     }
     // One allocation per chunk (not per seed) for the compressed bytes.
     let compressed = compressor.compress(plain)?;
@@ -262,8 +277,12 @@ pub fn decode_seed<C: Copy + AsMut<[u8]>>(
         canonical,
         n_clues: u16::from_le_bytes([tail[0], tail[1]]),
         band: tail[2],
-        // Seed files keep no rating: stage 2 rates the seeds it writes rows of.
-        rating: None,
+        rating: Technique::ALL
+            .get(usize::from(tail[8]))
+            .map(|&technique| Rating {
+                rating: tail[7],
+                technique,
+            }),
         attempts: u32::from_le_bytes([tail[3], tail[4], tail[5], tail[6]]),
         rate_time: std::time::Duration::ZERO,
         fill_time: std::time::Duration::ZERO,
@@ -284,7 +303,7 @@ pub struct SeedScan {
 mod tests {
     use super::*;
 
-    fn seed(i: u8) -> SeedPuzzle<[u8; 16]> {
+    fn seed(i: u8, rating: Option<Rating>) -> SeedPuzzle<[u8; 16]> {
         SeedPuzzle {
             puzzle: [i; 16],
             solution: [i + 1; 16],
@@ -292,7 +311,7 @@ mod tests {
             n_clues: 7,
             band: 1,
             attempts: 3,
-            rating: None,
+            rating,
             rate_time: std::time::Duration::ZERO,
             fill_time: std::time::Duration::ZERO,
             carve_time: std::time::Duration::ZERO,
@@ -302,7 +321,11 @@ mod tests {
 
     #[test]
     fn a_chunk_round_trips_and_its_checksum_catches_a_flipped_byte() {
-        let seeds = [seed(1), seed(5)];
+        let rated = Rating {
+            rating: 47,
+            technique: Technique::XyWing,
+        };
+        let seeds = [seed(1, None), seed(5, Some(rated))];
         let mut c = zstd::bulk::Compressor::new(3).unwrap();
         let (mut plain, mut out) = (Vec::new(), Vec::new());
         encode_chunk(7, 896, &seeds, &mut c, &mut plain, &mut out).unwrap();
@@ -318,6 +341,8 @@ mod tests {
             ([5; 16], [6; 16], [7; 16])
         );
         assert_eq!((s.n_clues, s.band, s.attempts), (7, 1, 3));
+        assert_eq!(s.rating, Some(rated));
+        assert_eq!(decode_seed(&back, 0, [0u8; 16]).unwrap().rating, None);
         assert!(decode_seed(&back, 2, [0u8; 16]).is_none());
         let mut bad = out.clone();
         *bad.last_mut().unwrap() ^= 1;

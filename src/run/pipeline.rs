@@ -400,9 +400,11 @@ pub fn make_seed_chunks<B: Board>(
             indices.extend(chunks[end].clone());
             end += 1;
         }
+        // Each seed is rated here, with its making: the rating is per seed, so it
+        // divides by N with the seeds, and stage 2 reads it from the file.
         let seeds = indices
             .par_iter()
-            .map(|&j| make_seed::<B>(&recipe, j, 0))
+            .map(|&j| make_seed::<B>(&recipe, j, 0).map(|seed| rated::<B>(plan, seed)))
             .collect::<Result<Vec<_>, _>>()?;
         let mut rest = seeds.as_slice();
         for (c, range) in chunks.iter().enumerate().take(end).skip(i) {
@@ -415,6 +417,19 @@ pub fn make_seed_chunks<B: Board>(
     }
     summary.elapsed = started.elapsed();
     Ok(summary)
+}
+
+/// The technique rating of `seed`, as a bank's `rating` column gives it.
+fn rate_seed<B: Board>(seed: &SeedPuzzle<B::Cells>) -> Option<Rating> {
+    B::rate_solved(&seed.puzzle, &seed.solution, u8::MAX)
+}
+
+/// `seed` with its rating when the run rates and making it did not.
+fn rated<B: Board>(plan: &Plan, mut seed: SeedPuzzle<B::Cells>) -> SeedPuzzle<B::Cells> {
+    if plan.rate && seed.rating.is_none() {
+        seed.rating = rate_seed::<B>(&seed);
+    }
+    seed
 }
 
 /// Per-stage recorders of the producer thread (fill, carve, canon, expand).
@@ -503,17 +518,14 @@ pub fn run<B: Board>(
             }
             // The technique rating of every seed this worker writes rows of, seed by seed
             // in parallel (rating costs about as much as making the seed); variants carry
-            // their seed's, since the rating is invariant under the symmetry group.
+            // their seed's, since the rating is invariant under the symmetry group. Seeds
+            // made for rating bands, and seeds from stage 1's files, come rated.
             let ratings: Vec<Option<Rating>> = seeds
                 .par_iter()
                 .zip(needed.par_iter())
                 .map(|(seed, &needed)| {
-                    // Seeds made for rating bands come rated.
                     (needed && plan.rate)
-                        .then(|| {
-                            seed.rating
-                                .or_else(|| B::rate_solved(&seed.puzzle, &seed.solution, u8::MAX))
-                        })
+                        .then(|| seed.rating.or_else(|| rate_seed::<B>(seed)))
                         .flatten()
                 })
                 .collect();

@@ -120,6 +120,36 @@ fn three_workers_per_stage_make_the_single_bank_at_variants_1() {
     }
 }
 
+/// Stage 1 rates every seed and its file carries the rating (the rating is per seed:
+/// it divides by N there, where stage 2 gave it all to the worker of the first shard).
+/// Whichever stage is told `--no-rating`, stage 2 writes the single run's bytes: it
+/// reads the ratings it has, rates a seed the file has none for, and leaves the
+/// columns empty when it is not to rate.
+#[test]
+fn seed_files_carry_ratings_and_either_stage_may_skip_them() {
+    let dir = tempfile::tempdir().unwrap();
+    let no_rating: Vec<&str> = V1.iter().copied().chain(["--no-rating"]).collect();
+    for (stage1_run, stage2_run, name) in [
+        (V1, &no_rating[..], "rated-seeds"),
+        (&no_rating[..], V1, "unrated-seeds"),
+    ] {
+        let d = dir.path().join(name);
+        let seeds = d.join("seeds");
+        run_all(vec![stage1(stage1_run, &seeds, 1, 0, false)]);
+        let m = read_seed_manifest(&manifest_path(&seeds, 0, 1)).unwrap();
+        let mut files = SeedFiles::open(&seeds, &m.params, 3000, 81).unwrap();
+        let mut read = Vec::new();
+        files.read_seeds(0..3000, [0u8; 81], &mut read).unwrap();
+        let rated = read.iter().filter(|s| s.rating.is_some()).count();
+        let want = if stage1_run == V1 { 3000 } else { 0 };
+        assert_eq!(rated, want, "{name}: seeds with a rating in the file");
+        let out = d.join("w0");
+        run_all(vec![stage2(stage2_run, &seeds, &out, 1, 0, false)]);
+        let single = single_bank(stage2_run, &d);
+        assert_same_shards(&single, &out);
+    }
+}
+
 #[test]
 fn three_workers_per_stage_make_the_single_bank_at_variants_50() {
     let run = [
