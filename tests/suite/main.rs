@@ -8,6 +8,7 @@ mod common;
 
 mod bench;
 mod calibrate_rating;
+mod cluster;
 mod expand;
 mod export;
 mod generate;
