@@ -17,9 +17,6 @@ pub mod stream;
 use std::collections::HashSet;
 use std::path::Path;
 
-pub use parquet::{
-    EXPORT_KEY as PARQUET_EXPORT_KEY, MANIFEST_KEY as PARQUET_MANIFEST_KEY, ROW_GROUP_ROWS,
-};
 pub use stream::{export, Destination, Exported, Request};
 
 use crate::bank::format::canonical_key;

@@ -27,16 +27,16 @@ use crate::util::output::{TempOutput, WriteBack};
 
 /// Rows per row group: DuckDB's and Spark's unit of parallel reading (DuckDB writes
 /// 122,880), and what the writer holds in memory at once (some 40 MB of 9×9 rows).
-pub const ROW_GROUP_ROWS: usize = 1 << 17;
+const ROW_GROUP_ROWS: usize = 1 << 17;
 
 /// The zstd level of the row groups: the shards' (fastest, and on these rows about
 /// as small as the levels up to 9).
 const ZSTD_LEVEL: i32 = crate::bank::format::DEFAULT_ZSTD_LEVEL;
 
 /// The key of the bank's manifest (JSON) in the file's key-value metadata.
-pub const MANIFEST_KEY: &str = "sudoku-factory.manifest";
+const MANIFEST_KEY: &str = "sudoku-factory.manifest";
 /// The key of the export's options (JSON) in the file's key-value metadata.
-pub const EXPORT_KEY: &str = "sudoku-factory.export";
+const EXPORT_KEY: &str = "sudoku-factory.export";
 
 /// One column's values of the row group being gathered.
 enum Values {
