@@ -50,6 +50,20 @@ same_as() {
   fi
 }
 
+# staged LABEL N DIR: both stages with N workers (one after another) of the run
+# "${args[@]}", timed into $work/s1-LABEL and $work/s2-LABEL, merged into DIR/merged.
+staged() {
+  local label=$1 n=$2 d=$3 k parts=()
+  for ((k = 0; k < n; k++)); do
+    timed "s1-$label" "$bin" generate "${args[@]}" --stage seeds --workers "$n" --worker "$k" --out "$d/seeds"
+  done
+  for ((k = 0; k < n; k++)); do
+    timed "s2-$label" "$bin" generate "${args[@]}" --seeds "$d/seeds" --workers "$n" --worker "$k" --out "$d/w$k"
+    parts+=("$d/w$k")
+  done
+  "$bin" merge "$d/merged" "${parts[@]}" --quiet
+}
+
 printf "%8s %3s  %-16s %9s %9s   %s\n" variants N mode "wall s" "max cpu" "cpu s per worker"
 for variants in 1 100; do
   [[ -n ${ONLY_BALANCE:-} ]] && break
@@ -57,15 +71,7 @@ for variants in 1 100; do
   args=(--count "$rows" --variants "$variants" --seed 1 --shard-rows $((rows / 8)) --threads 1 --quiet)
   for n in 1 2 4; do
     d=$work/v$variants-n$n
-    parts=()
-    for ((k = 0; k < n; k++)); do
-      timed "s1-$variants-$n" "$bin" generate "${args[@]}" --stage seeds --workers "$n" --worker "$k" --out "$d/seeds"
-    done
-    for ((k = 0; k < n; k++)); do
-      timed "s2-$variants-$n" "$bin" generate "${args[@]}" --seeds "$d/seeds" --workers "$n" --worker "$k" --out "$d/w$k"
-      parts+=("$d/w$k")
-    done
-    "$bin" merge "$d/merged" "${parts[@]}" --quiet
+    staged "$variants-$n" "$n" "$d"
     same_as "$work/v$variants-n1/merged" "$d/merged"
     row "$variants" "$n" "staged: seeds" "s1-$variants-$n"
     row "$variants" "$n" "staged: expand" "s2-$variants-$n"
@@ -94,22 +100,14 @@ printf "default shard size, --variants 1, %d rows (one process: %s CPU s)\n" "$b
 printf "%3s  %-16s %9s %9s   %s\n" N stage "wall s" "max cpu" "cpu s per worker"
 for n in 1 3; do
   d=$work/balance-n$n
-  parts=()
-  for ((k = 0; k < n; k++)); do
-    timed "b1-$n" "$bin" generate "${args[@]}" --stage seeds --workers "$n" --worker "$k" --out "$d/seeds"
-  done
-  for ((k = 0; k < n; k++)); do
-    timed "b2-$n" "$bin" generate "${args[@]}" --seeds "$d/seeds" --workers "$n" --worker "$k" --out "$d/w$k"
-    parts+=("$d/w$k")
-  done
-  "$bin" merge "$d/merged" "${parts[@]}" --quiet
+  staged "b-$n" "$n" "$d"
   same_as "$work/balance-one" "$d/merged"
-  row "" "$n" "staged: seeds" "b1-$n" | cut -c10-
-  row "" "$n" "staged: expand" "b2-$n" | cut -c10-
+  row "" "$n" "staged: seeds" "s1-b-$n" | cut -c10-
+  row "" "$n" "staged: expand" "s2-b-$n" | cut -c10-
 done
 awk 'NR == FNR { if ($2 > one) one = $2; next } { if ($2 > max) max = $2 }
   END { printf "largest stage-2 worker at N = 3: %.2fx the N = 1 stage 2 (goal <= 0.5x)\n", max / one }' \
-  "$work/b2-1" "$work/b2-3"
+  "$work/s2-b-1" "$work/s2-b-3"
 
 # The cost of one minimal seed: every minimal puzzle lands in one wide band.
 [[ -n ${ONLY_BALANCE:-} ]] && exit 0
