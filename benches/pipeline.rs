@@ -40,6 +40,7 @@ fn generate(plan: &Plan, threads: usize, histograms: bool) -> u64 {
     let dir = tempfile::tempdir().expect("a temporary directory");
     let output = Output {
         shard_rows: 1_000_000,
+        bank_shard_rows: 1_000_000,
         zstd_level: DEFAULT_ZSTD_LEVEL,
         workers: 1,
         worker: 0,

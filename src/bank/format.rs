@@ -131,6 +131,11 @@ pub struct Params {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_attempts: Option<u32>,
     pub shard_rows: u64,
+    /// A worker's part whose shards are smaller than the bank's (a run of fewer shards
+    /// than workers: [`part_shard_rows`]): the `--shard-rows` of the bank its parts
+    /// merge into, which `merge` takes as its default. Absent when they are equal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bank_shard_rows: Option<u64>,
     pub zstd_level: i32,
     /// Seeds per batch of the build that made the bank (resume needs the same).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -176,6 +181,7 @@ impl Default for Params {
             grade: None,
             max_attempts: None,
             shard_rows: 1_000_000,
+            bank_shard_rows: None,
             zstd_level: DEFAULT_ZSTD_LEVEL,
             seed_batch: None,
             workers: 1,
@@ -293,10 +299,11 @@ impl Params {
 
     /// The fields a staged run's stage 2 may choose for itself: its split, shards and
     /// compression, where it read the seeds from, and what only a merge records.
-    pub const EXPANSION_ONLY: [&'static str; 7] = [
+    pub const EXPANSION_ONLY: [&'static str; 8] = [
         "workers",
         "worker",
         "shard_rows",
+        "bank_shard_rows",
         "zstd_level",
         "seeds",
         "merge",
@@ -422,6 +429,19 @@ pub fn format_row<B: Board>(out: &mut Vec<u8>, row: &RowOut<'_, B::Cells>) {
 /// Seeds per batch of phase 1. Part of the determinism contract: changing it changes
 /// which duplicate seeds get replaced, hence the bank's bytes.
 pub const SEED_BATCH: u64 = 1024;
+/// The shard size of each worker's part of a run of `count` rows split `workers`
+/// ways, for a bank of `shard_rows`-row shards: the bank's own, unless the bank has
+/// fewer shards than there are workers — then `count / workers` (rounded up), so that
+/// every worker writes an equal share of the rows instead of one worker all of them
+/// (`--variants 1` at the default shard size puts up to a million rows in shard 0).
+/// `merge` re-cuts the rows into the bank's shards, so the bytes are the single run's.
+pub fn part_shard_rows(count: u64, shard_rows: u64, workers: u64) -> u64 {
+    if workers <= 1 {
+        return shard_rows;
+    }
+    shard_rows.min(count.div_ceil(workers).max(1))
+}
+
 /// Most rows in one formatted block (blocks are the unit of parallel work).
 pub const BLOCK_ROWS: u64 = 4096;
 /// A contiguous id range inside one shard, formatted in parallel.
@@ -517,6 +537,19 @@ pub struct SeedPuzzle<C> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn worker_parts_cut_smaller_shards_only_when_the_bank_has_fewer_than_workers() {
+        // One process, and runs of at least as many shards as workers: the bank's.
+        assert_eq!(part_shard_rows(30_000, 1_000_000, 1), 1_000_000);
+        assert_eq!(part_shard_rows(10_000_000, 1_000_000, 3), 1_000_000);
+        // Fewer shards than workers: an equal share each, rounded up.
+        assert_eq!(part_shard_rows(30_000, 1_000_000, 3), 10_000);
+        assert_eq!(part_shard_rows(2_500_000, 1_000_000, 3), 833_334);
+        assert_eq!(part_shard_rows(10, 1_000_000, 3), 4);
+        // No rows: never a zero-row shard size.
+        assert_eq!(part_shard_rows(0, 1_000_000, 3), 1);
+    }
 
     /// Regression: `export` and `stats` told a user to `generate --resume` an
     /// unfinished merged bank, which has nothing to resume (`verify` already said to

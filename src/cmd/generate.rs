@@ -38,10 +38,11 @@ fn job_from_args(args: &GenerateArgs) -> anyhow::Result<Job> {
             carve.name()
         );
     }
+    let count = args.count.context("--count is required")?;
     let job = Job {
         plan: Plan {
             size: args.size,
-            count: args.count.context("--count is required")?,
+            count,
             seed: args.seed,
             variants: args.variants,
             fill: Fill::from(args.fill),
@@ -53,7 +54,8 @@ fn job_from_args(args: &GenerateArgs) -> anyhow::Result<Job> {
             rate: !args.no_rating,
         },
         output: Output {
-            shard_rows: args.shard_rows,
+            shard_rows: format::part_shard_rows(count, args.shard_rows, args.workers),
+            bank_shard_rows: args.shard_rows,
             zstd_level: args.zstd_level,
             workers: args.workers,
             worker: worker_index(args)?,

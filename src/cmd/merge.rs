@@ -36,7 +36,9 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
     // Inherited settings must be ones `generate` could have written: a hand-edited
     // `shard_rows: 0` made one-row shards, a `zstd_level` of 99 zstd's slowest level.
     let manifest = inputs[0].dir.join(crate::bank::format::MANIFEST);
-    if args.shard_rows.is_none() && first.shard_rows == 0 {
+    // Workers' parts may have cut smaller shards than their bank's.
+    let bank_shard_rows = first.bank_shard_rows.unwrap_or(first.shard_rows);
+    if args.shard_rows.is_none() && bank_shard_rows == 0 {
         bail!(
             "{}: params.shard_rows is 0; pass --shard-rows N to choose",
             manifest.display()
@@ -54,7 +56,7 @@ pub fn run(args: &MergeArgs) -> anyhow::Result<Outcome> {
         order,
         max_per_class: args.max_per_class,
         memory: args.memory,
-        shard_rows: args.shard_rows.unwrap_or(first.shard_rows),
+        shard_rows: args.shard_rows.unwrap_or(bank_shard_rows),
         zstd_level: args.zstd_level.unwrap_or(first.zstd_level),
         layout_variants: first.variants,
     };

@@ -341,7 +341,11 @@ fn with_seen<B: Board, T>(f: impl FnOnce(&mut HashSet<B::Cells>) -> T) -> T {
 /// How the sink is fed: rows per shard and the zstd level of every frame.
 #[derive(Clone, Copy, Debug)]
 pub struct Output {
+    /// Rows per shard of this process's output: a worker's part may cut smaller
+    /// shards than the bank's ([`crate::bank::format::part_shard_rows`]).
     pub shard_rows: u64,
+    /// Rows per shard of the bank (`--shard-rows`), which the parts merge into.
+    pub bank_shard_rows: u64,
     pub zstd_level: i32,
     /// This process makes only the shards `s` with `s % workers == worker`
     /// (`--workers N --worker K`); 1 and 0 for a whole bank.

@@ -67,6 +67,8 @@ impl Job {
             grade: (p.bands.scale() == Scale::Rating).then(|| Scale::Rating.name().to_string()),
             max_attempts: Some(p.max_attempts),
             shard_rows: self.output.shard_rows,
+            bank_shard_rows: (self.output.bank_shard_rows != self.output.shard_rows)
+                .then_some(self.output.bank_shard_rows),
             zstd_level: self.output.zstd_level,
             seed_batch: Some(format::SEED_BATCH),
             workers: self.output.workers,
@@ -166,6 +168,7 @@ impl Job {
             },
             output: Output {
                 shard_rows: p.shard_rows,
+                bank_shard_rows: p.bank_shard_rows.unwrap_or(p.shard_rows),
                 zstd_level: p.zstd_level,
                 workers: p.workers,
                 worker: p.worker,
@@ -383,6 +386,7 @@ mod tests {
             },
             output: Output {
                 shard_rows: 1000,
+                bank_shard_rows: 1000,
                 zstd_level: 1,
                 workers: 1,
                 worker: 0,

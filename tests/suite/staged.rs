@@ -150,6 +150,31 @@ fn seed_files_carry_ratings_and_either_stage_may_skip_them() {
     }
 }
 
+/// A run of fewer shards than workers — here one shard of the default million rows,
+/// 3 workers — gives each worker a third of the rows, in shards of a third (issue
+/// #36: stage 2 gave every row to worker 0), and each part verifies; the merge cuts
+/// the rows back into the bank's shard size, with the single run's bytes.
+#[test]
+fn a_run_of_fewer_shards_than_workers_splits_its_rows_evenly() {
+    let run = ["--count", "3000", "--variants", "1", "--seed", "5"];
+    let dir = tempfile::tempdir().unwrap();
+    let single = single_bank(&run, dir.path());
+    let merged = staged_bank(&run, dir.path(), 3);
+    assert_same_shards(&single, &merged);
+    assert_eq!(read_manifest(&merged).unwrap().params.bank_shard_rows, None);
+    for k in 0..3 {
+        let part = dir.path().join(format!("w{k}"));
+        let m = read_manifest(&part).unwrap();
+        assert_eq!(m.rows, 1000, "worker {k}");
+        assert_eq!(
+            (m.params.shard_rows, m.params.bank_shard_rows),
+            (1000, Some(1_000_000))
+        );
+        assert_eq!(m.shards[0].first_id, 1000 * k);
+        common::verify(&part).assert().success();
+    }
+}
+
 #[test]
 fn three_workers_per_stage_make_the_single_bank_at_variants_50() {
     let run = [
