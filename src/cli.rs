@@ -227,7 +227,9 @@ pub struct GenerateArgs {
     /// 65536, so that one seed's variants fit in one block of work).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=65536))]
     pub variants: u32,
-    /// Rows per shard (the last shard is shorter).
+    /// Rows per shard (the last shard is shorter). With --workers N, a run of fewer
+    /// shards than workers cuts each worker's part into shards of count/N rows, which
+    /// `merge` cuts back into these.
     #[arg(long, default_value_t = 1_000_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub shard_rows: u64,
     /// zstd compression level (1-19). The default 1 is the fastest and, on these rows
@@ -367,7 +369,7 @@ pub struct MergeArgs {
     /// Keep at most K rows per canonical form (the first ones in merge order).
     #[arg(long, value_name = "K", value_parser = clap::value_parser!(u64).range(1..))]
     pub max_per_class: Option<u64>,
-    /// Rows per shard (default: the first input's).
+    /// Rows per shard (default: the first input's; for workers' parts, the bank's).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
     pub shard_rows: Option<u64>,
     /// zstd compression level, 1-19 (default: the first input's).
