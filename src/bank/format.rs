@@ -525,6 +525,10 @@ pub struct SeedPuzzle<C> {
     /// Its technique rating when making it rated it (rating bands); else `None` and
     /// the pipeline rates it when it writes rows.
     pub rating: Option<Rating>,
+    /// [`canonical_key`] of `canonical`, when it came with the seed (stage 1's files
+    /// carry it, and a seed stage 2 writes no rows of has only that, no boards);
+    /// `None`: computed from `canonical`.
+    pub key: Option<u128>,
     /// Fill-and-carve attempts it took to land in the band.
     pub attempts: u32,
     /// Time spent filling, carving and rating (all attempts) and canonicalising this seed.

@@ -1112,14 +1112,16 @@ pub struct SeedFiles {
     files: Vec<(PathBuf, BufReader<File>)>,
     next_chunk: u64,
     next_seed: u64,
-    /// The decompressed records of the current chunk, whose first seed is `plain_first`.
+    /// The decompressed boards of the current chunk, whose first seed is `plain_first`
+    /// (when `boards` says they were wanted; its metadata is in `payload`).
     plain: Vec<u8>,
+    boards: bool,
     plain_first: u64,
     plain_seeds: u64,
     head: [u8; seeds::HEADER_BYTES],
     payload: Vec<u8>,
     decompressor: zstd::bulk::Decompressor<'static>,
-    record_bytes: usize,
+    board_bytes: usize,
     /// Workers of stage 1 (`N`).
     pub workers: u64,
 }
@@ -1237,33 +1239,40 @@ impl SeedFiles {
             next_chunk: 0,
             next_seed: 0,
             plain: Vec::new(),
+            boards: false,
             plain_first: 0,
             plain_seeds: 0,
             head: [0; seeds::HEADER_BYTES],
             payload: Vec::new(),
             decompressor: zstd::bulk::Decompressor::new()
                 .map_err(io("starting to decompress", dir))?,
-            record_bytes: seeds::record_bytes(cells),
+            board_bytes: seeds::board_bytes(cells),
             workers,
         })
     }
 
     /// Appends the first-round seeds `range` (boards like `empty`) to `out`. Ranges
-    /// must come in order, from seed 0, without gaps.
+    /// must come in order, from seed 0, without gaps. Only a chunk holding a seed
+    /// `wanted` says yes to is decompressed: the seeds of the others come with their
+    /// metadata and key (all that deduplication needs) and `empty` boards.
     pub fn read_seeds<C: Copy + AsMut<[u8]>>(
         &mut self,
         range: std::ops::Range<u64>,
         empty: C,
+        wanted: &dyn Fn(u64) -> bool,
         out: &mut Vec<SeedPuzzle<C>>,
     ) -> Result<(), SeedFileError> {
         assert_eq!(range.start, self.next_seed, "seed ranges are read in order");
         for j in range {
             if j >= self.plain_first + self.plain_seeds {
-                self.load_chunk()?;
+                self.load_chunk(wanted)?;
             }
             let i = (j - self.plain_first) as usize;
-            let seed = seeds::decode_seed(&self.plain, i, empty)
-                .ok_or_else(|| self.corrupt("a chunk is shorter than it says"))?;
+            let short = || self.corrupt("a chunk is shorter than it says");
+            let mut seed = seeds::decode_meta(&self.payload, i, empty).ok_or_else(short)?;
+            if self.boards && !seeds::decode_boards(&self.plain, i, &mut seed) {
+                return Err(short());
+            }
             out.push(seed);
             self.next_seed = j + 1;
         }
@@ -1278,7 +1287,7 @@ impl SeedFiles {
         }
     }
 
-    fn load_chunk(&mut self) -> Result<(), SeedFileError> {
+    fn load_chunk(&mut self, wanted: &dyn Fn(u64) -> bool) -> Result<(), SeedFileError> {
         let c = self.next_chunk;
         self.next_chunk += 1;
         let want = self.layout.seeds_of(c);
@@ -1295,14 +1304,21 @@ impl SeedFiles {
             Some(h) if h.chunk == c && h.first == want.start && u64::from(h.n_seeds) == n => {}
             _ => return Err(self.corrupt(&format!("chunk {c} is missing or damaged"))),
         }
+        let meta = n as usize * seeds::META_BYTES;
+        if self.payload.len() < meta {
+            return Err(self.corrupt(&format!("chunk {c} is shorter than it says")));
+        }
         self.plain.clear();
-        self.plain.reserve(n as usize * self.record_bytes);
-        let plain_len = self
-            .decompressor
-            .decompress_to_buffer(&self.payload, &mut self.plain)
-            .map_err(|e| self.corrupt(&format!("chunk {c}: {e}")))?;
-        if plain_len != n as usize * self.record_bytes {
-            return Err(self.corrupt(&format!("chunk {c} holds the wrong number of bytes")));
+        self.boards = want.clone().any(wanted);
+        if self.boards {
+            self.plain.reserve(n as usize * self.board_bytes);
+            let plain_len = self
+                .decompressor
+                .decompress_to_buffer(&self.payload[meta..], &mut self.plain)
+                .map_err(|e| self.corrupt(&format!("chunk {c}: {e}")))?;
+            if plain_len != n as usize * self.board_bytes {
+                return Err(self.corrupt(&format!("chunk {c} holds the wrong number of bytes")));
+            }
         }
         self.plain_first = want.start;
         self.plain_seeds = n;

@@ -10,19 +10,24 @@
 //! seeds are *not* resolved here: that is sequential (later seeds depend on earlier
 //! ones), cheap, and done identically by every stage-2 worker.
 //!
-//! A file is a sequence of chunk records, each a fixed header and a zstd frame:
+//! A file is a sequence of chunk records, each a fixed header and a payload:
 //!
 //! ```text
 //! magic "SFSD" | format u32 | chunk u64 | first seed u64 | seeds u32 | payload bytes u32
 //! | xxh3-64 u64 of (the 32 header bytes before it ++ payload) | payload
 //! ```
 //!
-//! all little-endian. The payload decompresses to one record per seed: puzzle,
-//! solution and canonical form (one byte per cell each), clues u16, band u8,
-//! attempts u32, then its technique rating: the rating in tenths u8 and the index of
-//! its technique in [`Technique::ALL`] u8 (`0, 255` for none: a `--no-rating` run, or
-//! a size the rater does not rate). Rating is per seed (its variants carry it), so it
-//! is stage 1's work and divides by N with the seeds; stage 2 only reads it. A record is checked on its own (its checksum, its position), so a
+//! all little-endian. The payload is each seed's metadata as it is ([`META_BYTES`]:
+//! its canonical key — [`canonical_key`] of its canonical form — clues u16, band u8,
+//! attempts u32, and its technique rating: the rating in tenths u8 and the index of
+//! its technique in [`Technique::ALL`] u8, `0, 255` for none: a `--no-rating` run, or a
+//! size the rater does not rate), then one zstd frame of every seed's boards: puzzle,
+//! solution and canonical form, one byte per cell each. Rating is per seed (its
+//! variants carry it), so it is stage 1's work and divides by N with the seeds; stage
+//! 2 only reads it. The metadata is all a stage-2 worker needs of a seed it writes no
+//! rows of (deduplication takes the key), so it decompresses only the chunks of its
+//! own rows: its pass over every seed of the run costs a read and a checksum, not a
+//! decompression. A record is checked on its own (its checksum, its position), so a
 //! killed worker keeps every complete chunk and redoes only the rest; the manifest
 //! `DIR/seeds-K-of-N.json` then adds the size and checksum of the whole file.
 //! While stage 1 runs the file is `DIR/seeds-K-of-N.bin.part`: a file under its final
@@ -32,7 +37,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::bank::format::{Params, SeedPuzzle};
+use crate::bank::format::{canonical_key, Params, SeedPuzzle};
 use crate::engine::rating::{Rating, Technique};
 
 /// Seeds per chunk of stage 1: the unit of resumption. Not part of the determinism
@@ -41,7 +46,8 @@ pub const CHUNK_SEEDS: u64 = 128;
 /// Bytes of a chunk header.
 pub const HEADER_BYTES: usize = 40;
 const MAGIC: &[u8; 4] = b"SFSD";
-/// 2: each record ends with its rating (format 1, before 0.4.4, had none).
+/// 2 (0.4.4): each seed's metadata, with its rating and canonical key, apart from
+/// its compressed boards (format 1 compressed one record per seed, without rating).
 const FORMAT: u32 = 2;
 /// The technique byte of a seed without a rating.
 const UNRATED: u8 = u8::MAX;
@@ -202,13 +208,20 @@ fn checksum(head: &[u8], payload: &[u8]) -> u64 {
     h.finish()
 }
 
-/// Bytes of one seed's record for boards of `cells` cells.
-pub fn record_bytes(cells: usize) -> usize {
-    3 * cells + 9
+/// Bytes of one seed's record in a chunk's plain part: its canonical key u128, clues
+/// u16, band u8, attempts u32, rating u8 and technique u8. Everything stage 2 needs
+/// of a seed it writes no rows of, so it reads these without decompressing anything.
+pub const META_BYTES: usize = 25;
+
+/// Bytes of one seed's boards (puzzle, solution, canonical form) for boards of
+/// `cells` cells: the compressed part of a chunk.
+pub fn board_bytes(cells: usize) -> usize {
+    3 * cells
 }
 
 /// Encodes chunk `chunk` (seeds `first..first + seeds.len()`) into `out` (cleared
-/// first): the header and the compressed records. `plain` is scratch, reused.
+/// first): the header, every seed's metadata as it is, and the seeds' boards
+/// compressed. `plain` is scratch, reused.
 pub fn encode_chunk<C: AsRef<[u8]>>(
     chunk: u64,
     first: u64,
@@ -217,29 +230,31 @@ pub fn encode_chunk<C: AsRef<[u8]>>(
     plain: &mut Vec<u8>,
     out: &mut Vec<u8>,
 ) -> std::io::Result<()> {
+    out.clear();
+    out.resize(HEADER_BYTES, 0);
     plain.clear();
     for s in seeds {
-        plain.extend_from_slice(s.puzzle.as_ref());
-        plain.extend_from_slice(s.solution.as_ref());
-        plain.extend_from_slice(s.canonical.as_ref());
-        plain.extend_from_slice(&s.n_clues.to_le_bytes());
-        plain.push(s.band);
-        plain.extend_from_slice(&s.attempts.to_le_bytes());
-        plain.extend_from_slice(&match s.rating {
+        let key = s.key.unwrap_or_else(|| canonical_key(s.canonical.as_ref()));
+        out.extend_from_slice(&key.to_le_bytes());
+        out.extend_from_slice(&s.n_clues.to_le_bytes());
+        out.push(s.band);
+        out.extend_from_slice(&s.attempts.to_le_bytes());
+        out.extend_from_slice(&match s.rating {
             Some(r) => {
                 let t = Technique::ALL.iter().position(|&t| t == r.technique);
                 [r.rating, t.expect("every technique is in ALL") as u8]
             }
             None => [0, UNRATED],
         });
+        plain.extend_from_slice(s.puzzle.as_ref());
+        plain.extend_from_slice(s.solution.as_ref());
+        plain.extend_from_slice(s.canonical.as_ref());
     }
     // One allocation per chunk (not per seed) for the compressed bytes.
     let compressed = compressor.compress(plain)?;
-    out.clear();
-    out.resize(HEADER_BYTES, 0);
     out.extend_from_slice(&compressed);
     let n = u32::try_from(seeds.len()).expect("a chunk holds at most CHUNK_SEEDS seeds");
-    let payload_bytes = u32::try_from(compressed.len())
+    let payload_bytes = u32::try_from(out.len() - HEADER_BYTES)
         .ok()
         .filter(|&b| b <= MAX_PAYLOAD)
         .ok_or_else(|| std::io::Error::other("a seed chunk compressed to more than 64 MiB"))?;
@@ -254,41 +269,48 @@ pub fn encode_chunk<C: AsRef<[u8]>>(
     Ok(())
 }
 
-/// Decodes seed `i` of a decompressed chunk payload (boards like `empty`), or `None`
-/// when the payload is too short. Timings are not stored: they are zero.
-pub fn decode_seed<C: Copy + AsMut<[u8]>>(
-    plain: &[u8],
-    i: usize,
-    empty: C,
-) -> Option<SeedPuzzle<C>> {
-    let mut puzzle = empty;
-    let cells = puzzle.as_mut().len();
-    let rec = plain.get(i * record_bytes(cells)..(i + 1) * record_bytes(cells))?;
-    let (mut solution, mut canonical) = (empty, empty);
-    puzzle.as_mut().copy_from_slice(&rec[..cells]);
-    solution.as_mut().copy_from_slice(&rec[cells..2 * cells]);
-    canonical
-        .as_mut()
-        .copy_from_slice(&rec[2 * cells..3 * cells]);
-    let tail = &rec[3 * cells..];
+/// Decodes the metadata of seed `i` from a chunk's payload (boards left `empty`, the
+/// canonical key in `key`), or `None` when the payload is too short. Timings are
+/// not stored: they are zero.
+pub fn decode_meta<C: Copy>(payload: &[u8], i: usize, empty: C) -> Option<SeedPuzzle<C>> {
+    let m = payload.get(i * META_BYTES..(i + 1) * META_BYTES)?;
+    let key = u128::from_le_bytes(m[..16].try_into().expect("16 bytes"));
     Some(SeedPuzzle {
-        puzzle,
-        solution,
-        canonical,
-        n_clues: u16::from_le_bytes([tail[0], tail[1]]),
-        band: tail[2],
+        puzzle: empty,
+        solution: empty,
+        canonical: empty,
+        key: Some(key),
+        n_clues: u16::from_le_bytes([m[16], m[17]]),
+        band: m[18],
+        attempts: u32::from_le_bytes([m[19], m[20], m[21], m[22]]),
         rating: Technique::ALL
-            .get(usize::from(tail[8]))
+            .get(usize::from(m[24]))
             .map(|&technique| Rating {
-                rating: tail[7],
+                rating: m[23],
                 technique,
             }),
-        attempts: u32::from_le_bytes([tail[3], tail[4], tail[5], tail[6]]),
         rate_time: std::time::Duration::ZERO,
         fill_time: std::time::Duration::ZERO,
         carve_time: std::time::Duration::ZERO,
         canon_time: std::time::Duration::ZERO,
     })
+}
+
+/// Fills the boards of `seed`, seed `i` of a chunk whose compressed part decompressed
+/// to `boards`; false when `boards` is too short.
+pub fn decode_boards<C: AsMut<[u8]>>(boards: &[u8], i: usize, seed: &mut SeedPuzzle<C>) -> bool {
+    let cells = seed.puzzle.as_mut().len();
+    let Some(rec) = boards.get(i * board_bytes(cells)..(i + 1) * board_bytes(cells)) else {
+        return false;
+    };
+    seed.puzzle.as_mut().copy_from_slice(&rec[..cells]);
+    seed.solution
+        .as_mut()
+        .copy_from_slice(&rec[cells..2 * cells]);
+    seed.canonical
+        .as_mut()
+        .copy_from_slice(&rec[2 * cells..3 * cells]);
+    true
 }
 
 /// What a resumed seed file keeps: its valid chunks, their bytes and their hash so far
@@ -312,6 +334,7 @@ mod tests {
             band: 1,
             attempts: 3,
             rating,
+            key: None,
             rate_time: std::time::Duration::ZERO,
             fill_time: std::time::Duration::ZERO,
             carve_time: std::time::Duration::ZERO,
@@ -334,16 +357,22 @@ mod tests {
         assert_eq!((h.chunk, h.first, h.n_seeds), (7, 896, 2));
         assert_eq!(h.payload_bytes as usize, out.len() - HEADER_BYTES);
         assert!(h.checks(&head, &out[HEADER_BYTES..]));
-        let back = zstd::bulk::decompress(&out[HEADER_BYTES..], 1 << 20).unwrap();
-        let s = decode_seed(&back, 1, [0u8; 16]).unwrap();
+        // The metadata reads without decompressing: the key is the canonical form's.
+        let payload = &out[HEADER_BYTES..];
+        let mut s = decode_meta(payload, 1, [0u8; 16]).unwrap();
+        assert_eq!(s.key, Some(canonical_key(&[7; 16])));
+        assert_eq!((s.n_clues, s.band, s.attempts), (7, 1, 3));
+        assert_eq!(s.rating, Some(rated));
+        assert_eq!(s.puzzle, [0; 16]);
+        assert_eq!(decode_meta(payload, 0, [0u8; 16]).unwrap().rating, None);
+        assert!(decode_meta(&payload[..2 * META_BYTES], 2, [0u8; 16]).is_none());
+        let boards = zstd::bulk::decompress(&payload[2 * META_BYTES..], 1 << 20).unwrap();
+        assert!(decode_boards(&boards, 1, &mut s));
         assert_eq!(
             (s.puzzle, s.solution, s.canonical),
             ([5; 16], [6; 16], [7; 16])
         );
-        assert_eq!((s.n_clues, s.band, s.attempts), (7, 1, 3));
-        assert_eq!(s.rating, Some(rated));
-        assert_eq!(decode_seed(&back, 0, [0u8; 16]).unwrap().rating, None);
-        assert!(decode_seed(&back, 2, [0u8; 16]).is_none());
+        assert!(!decode_boards(&boards, 2, &mut s));
         let mut bad = out.clone();
         *bad.last_mut().unwrap() ^= 1;
         assert!(!h.checks(&head, &bad[HEADER_BYTES..]));

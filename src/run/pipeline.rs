@@ -189,7 +189,10 @@ fn make_seed_batch<C: AsRef<[u8]> + Send>(
     for round in 1..=max_rounds + 1 {
         let mut dups = Vec::new();
         for &k in &pending {
-            let key = canonical_key(seeds[k].canonical.as_ref());
+            let seed = &seeds[k];
+            let key = seed
+                .key
+                .unwrap_or_else(|| canonical_key(seed.canonical.as_ref()));
             if !seen.insert(key) {
                 dups.push(k);
             }
@@ -614,6 +617,7 @@ mod tests {
                 puzzle: [0; N_CELLS],
                 solution: [0; N_CELLS],
                 canonical,
+                key: None,
                 n_clues: 30,
                 band: 0,
                 attempts: 1,

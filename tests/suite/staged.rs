@@ -11,6 +11,7 @@ use std::process::Command;
 
 use common::{factory, generate, resume, Gen};
 use predicates::prelude::*;
+use sudoku_factory::bank::format::canonical_key;
 use sudoku_factory::bank::read_manifest;
 use sudoku_factory::bank::reader::{read_seed_manifest, SeedFiles};
 use sudoku_factory::bank::seeds::{manifest_path, ChunkLayout};
@@ -139,10 +140,29 @@ fn seed_files_carry_ratings_and_either_stage_may_skip_them() {
         let m = read_seed_manifest(&manifest_path(&seeds, 0, 1)).unwrap();
         let mut files = SeedFiles::open(&seeds, &m.params, 3000, 81).unwrap();
         let mut read = Vec::new();
-        files.read_seeds(0..3000, [0u8; 81], &mut read).unwrap();
+        files
+            .read_seeds(0..3000, [0u8; 81], &|_| true, &mut read)
+            .unwrap();
         let rated = read.iter().filter(|s| s.rating.is_some()).count();
         let want = if stage1_run == V1 { 3000 } else { 0 };
         assert_eq!(rated, want, "{name}: seeds with a rating in the file");
+        // A worker that writes no rows of a seed reads its metadata and key alone,
+        // without its boards; the key is its canonical form's.
+        let mut files = SeedFiles::open(&seeds, &m.params, 3000, 81).unwrap();
+        let mut meta = Vec::new();
+        files
+            .read_seeds(0..3000, [0u8; 81], &|j| j >= 2900, &mut meta)
+            .unwrap();
+        for (j, (full, bare)) in read.iter().zip(&meta).enumerate() {
+            assert_eq!(full.key, Some(canonical_key(&full.canonical)));
+            assert_eq!(
+                (bare.key, bare.rating, bare.band),
+                (full.key, full.rating, full.band)
+            );
+            // Chunks of 128 seeds: 2816.. is the chunk that holds 2900.
+            let boards = if j >= 2816 { full.canonical } else { [0; 81] };
+            assert_eq!(bare.canonical, boards, "seed {j}");
+        }
         let out = d.join("w0");
         run_all(vec![stage2(stage2_run, &seeds, &out, 1, 0, false)]);
         let single = single_bank(stage2_run, &d);
@@ -221,7 +241,9 @@ fn duplicate_seeds_across_workers_are_resolved_as_one_process_does() {
     let m = read_seed_manifest(&manifest_path(&seeds, 0, 3)).unwrap();
     let mut files = SeedFiles::open(&seeds, &m.params, 1500, 16).unwrap();
     let mut first = Vec::new();
-    files.read_seeds(0..1500, [0u8; 16], &mut first).unwrap();
+    files
+        .read_seeds(0..1500, [0u8; 16], &|_| true, &mut first)
+        .unwrap();
     let layout = ChunkLayout {
         n_seeds: 1500,
         chunk_seeds: m.chunk_seeds,
