@@ -208,9 +208,9 @@ fn checksum(head: &[u8], payload: &[u8]) -> u64 {
     h.finish()
 }
 
-/// Bytes of one seed's record in a chunk's plain part: its canonical key u128, clues
-/// u16, band u8, attempts u32, rating u8 and technique u8. Everything stage 2 needs
-/// of a seed it writes no rows of, so it reads these without decompressing anything.
+/// Bytes of one seed's metadata, stored uncompressed at the start of a chunk's
+/// payload: its canonical key u128, clues u16, band u8, attempts u32, rating u8 and
+/// technique u8 — all that stage 2 needs of a seed it writes no rows of.
 pub const META_BYTES: usize = 25;
 
 /// Bytes of one seed's boards (puzzle, solution, canonical form) for boards of
