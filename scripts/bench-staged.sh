@@ -14,7 +14,7 @@
 #
 # Usage: scripts/bench-staged.sh [ROWS_V1] [ROWS_V100] [MINIMAL_SEEDS]
 #        (default 20000 2000000 2000; BIN=path uses that binary instead of building;
-#        ONLY_BALANCE=1 runs only the balance table)
+#        ONLY_BALANCE=1 runs only the balance table; BALANCE_ROWS, BALANCE_REPS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows_v1=${1:-20000}
@@ -90,20 +90,56 @@ done
 # size): rating is per seed and done in stage 1, so no stage-2 worker carries the run.
 # Per worker CPU of each stage at N = 1 and 3, and each merged bank against one
 # `generate` (the issue #36 acceptance: the largest stage-2 worker <= 0.5x the N = 1
-# stage 2, bytes identical).
+# stage 2, bytes identical). A stage-2 worker takes tens of milliseconds here, below
+# what /usr/bin/time prints: each one runs BALANCE_REPS times (default 9), its CPU
+# read to the microsecond (getrusage), and the median is shown.
 balance_rows=${BALANCE_ROWS:-30000}
+reps=${BALANCE_REPS:-9}
 args=(--count "$balance_rows" --variants 1 --seed 1 --threads 1 --quiet)
+# median_cpu LABEL OUT CMD...: runs CMD (which writes OUT) $reps times, OUT removed
+# before each; appends "elapsed cpu" (median of each, seconds) to $work/LABEL.
+median_cpu() {
+  local label=$1 out=$2
+  shift 2
+  python3 - "$reps" "$out" "$@" >>"$work/$label" <<'PY'
+import os, resource, shutil, statistics, subprocess, sys, time
+reps, out, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+cpu, wall = [], []
+for _ in range(reps):
+    shutil.rmtree(out, ignore_errors=True)
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.monotonic()
+    subprocess.run(cmd, check=True)
+    wall.append(time.monotonic() - start)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+print(f"{statistics.median(wall):.4f} {statistics.median(cpu):.4f}")
+PY
+}
+# balance N: both stages with N workers, stage 2 timed by median_cpu, merged and
+# checked against the one-process bank.
+balance() {
+  local n=$1 k d=$work/balance-n$1 parts=()
+  for ((k = 0; k < n; k++)); do
+    timed "s1-b-$n" "$bin" generate "${args[@]}" --stage seeds --workers "$n" --worker "$k" --out "$d/seeds"
+  done
+  for ((k = 0; k < n; k++)); do
+    median_cpu "s2-b-$n" "$d/w$k" "$bin" generate "${args[@]}" --seeds "$d/seeds" --workers "$n" --worker "$k" --out "$d/w$k"
+    parts+=("$d/w$k")
+  done
+  "$bin" merge "$d/merged" "${parts[@]}" --quiet
+  same_as "$work/balance-one" "$d/merged"
+}
 timed "one-process" "$bin" generate "${args[@]}" --out "$work/balance-one"
 echo
-printf "default shard size, --variants 1, %d rows (one process: %s CPU s)\n" "$balance_rows" \
-  "$(awk '{ print $2 }' "$work/one-process")"
+printf "default shard size, --variants 1, %d rows (one process: %s CPU s; stage 2: median of %d runs)\n" \
+  "$balance_rows" "$(awk '{ print $2 }' "$work/one-process")" "$reps"
 printf "%3s  %-16s %9s %9s   %s\n" N stage "wall s" "max cpu" "cpu s per worker"
 for n in 1 3; do
-  d=$work/balance-n$n
-  staged "b-$n" "$n" "$d"
-  same_as "$work/balance-one" "$d/merged"
+  balance "$n"
   row "" "$n" "staged: seeds" "s1-b-$n" | cut -c10-
-  row "" "$n" "staged: expand" "s2-b-$n" | cut -c10-
+  awk -v n="$n" '{ wall += $1; cpu = cpu sep sprintf("%.4f", $2); sep = " "; if ($2 > max) max = $2 }
+    END { printf "%3s  %-16s %9.4f %9.4f   %s\n", n, "staged: expand", wall, max, cpu }' "$work/s2-b-$n"
 done
 awk 'NR == FNR { if ($2 > one) one = $2; next } { if ($2 > max) max = $2 }
   END { printf "largest stage-2 worker at N = 3: %.2fx the N = 1 stage 2 (goal <= 0.5x)\n", max / one }' \

@@ -498,6 +498,39 @@ pub fn canonical_key(canonical: &[u8]) -> u128 {
     twox_hash::XxHash3_128::oneshot(canonical)
 }
 
+/// A set of [`canonical_key`]s. The keys are already 128-bit hashes, so hashing them
+/// again (std's SipHash) only costs time: [`KeyHasher`] folds the two halves.
+pub type KeySet = std::collections::HashSet<u128, std::hash::BuildHasherDefault<KeyHasher>>;
+
+/// An empty [`KeySet`] with room for `n` keys.
+pub fn key_set(n: usize) -> KeySet {
+    KeySet::with_capacity_and_hasher(n, Default::default())
+}
+
+/// The hasher of a [`KeySet`]: a key's two 64-bit halves XORed (each is already
+/// uniform). Anything else hashed with it is folded 8 bytes at a time.
+#[derive(Default)]
+pub struct KeyHasher(u64);
+
+impl std::hash::Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.0 = (self.0.rotate_left(5) ^ u64::from_le_bytes(word))
+                .wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        }
+    }
+
+    fn write_u128(&mut self, key: u128) {
+        self.0 ^= key as u64 ^ (key >> 64) as u64;
+    }
+}
+
 /// The key of a canonical form given as cells (0 = empty): [`canonical_key`] of its
 /// text with `0` for empty, so it matches the key of the bank's `canonical` column
 /// (`render`'s `--exclude` and one-per-class rule compare them).

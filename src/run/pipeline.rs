@@ -30,7 +30,8 @@ use std::time::{Duration, Instant, SystemTime};
 use rayon::prelude::*;
 
 use crate::bank::format::{
-    self, batch_start_id, blocks, canonical_key, Block, Manifest, SeedPuzzle, SEED_BATCH,
+    self, batch_start_id, blocks, canonical_key, key_set, Block, KeySet, Manifest, SeedPuzzle,
+    SEED_BATCH,
 };
 use crate::bank::seeds::SeedFileError;
 use crate::bank::sink::{self, BankWriter, FrameEncoder, FrameSender, SinkError};
@@ -173,7 +174,7 @@ fn make_seed_batch<C: AsRef<[u8]> + Send>(
     range: std::ops::Range<u64>,
     wanted: u64,
     max_rounds: u32,
-    seen: &mut HashSet<u128>,
+    seen: &mut KeySet,
     summary: &mut Summary,
 ) -> Result<Vec<SeedPuzzle<C>>, PipelineError> {
     let mut seeds = match given {
@@ -373,7 +374,7 @@ pub struct Start {
     /// holds `id` — the dedup state those batches left (see [`canonical_key`]). `None`
     /// when that state is not at hand (a worker's other shards are elsewhere): the
     /// seed batches are then recomputed from the first, which gives the same state.
-    pub seen: Option<HashSet<u128>>,
+    pub seen: Option<KeySet>,
 }
 
 /// Stage 2 of a staged run: reads the first-round seeds of a batch (a range of seed
@@ -439,12 +440,11 @@ fn rated<B: Board>(plan: &Plan, mut seed: SeedPuzzle<B::Cells>) -> SeedPuzzle<B:
     seed
 }
 
-/// Per-stage recorders of the producer thread (fill, carve, canon, expand).
-struct Recorders {
+/// The producer thread's recorders of the seed stages, when it makes the seeds.
+struct SeedRecorders {
     fill: StageRecorder,
     carve: StageRecorder,
     canon: StageRecorder,
-    expand: StageRecorder,
 }
 
 /// Runs the whole job into `writer` on the current rayon pool, starting at `start`;
@@ -468,15 +468,18 @@ pub fn run<B: Board>(
     let n_seeds = plan.count.div_ceil(k);
     let (first_batch, mut seen) = match start.seen {
         Some(seen) => (batch_start_id(start.id, plan.variants) / k, seen),
-        None => (0, HashSet::new()),
+        // Room for every key up front (to a bound: a huge run still grows it), so the
+        // set is not rehashed as it fills.
+        None => (0, key_set(n_seeds.min(1 << 22) as usize)),
     };
     let recorder = |stage| StageRecorder::new(stage, started, wall);
-    let mut rec = histograms.then(|| Recorders {
+    // Seeds read from stage 1's files carry no timings: only those made here do.
+    let mut seed_rec = (histograms && given.is_none()).then(|| SeedRecorders {
         fill: recorder(Stage::Fill),
         carve: recorder(Stage::Carve),
         canon: recorder(Stage::Canon),
-        expand: recorder(Stage::Expand),
     });
+    let mut expand_rec = histograms.then(|| recorder(Stage::Expand));
     let mut write_rec = histograms.then(|| recorder(Stage::Write));
     let on_write = |elapsed, n_rows| {
         if let Some(r) = write_rec.as_mut() {
@@ -500,8 +503,7 @@ pub fn run<B: Board>(
                 &mut seen,
                 &mut summary,
             )?;
-            // Seeds read from stage 1's files carry no timings: only those made here do.
-            if let Some(r) = rec.as_mut().filter(|_| given.is_none()) {
+            if let Some(r) = seed_rec.as_mut() {
                 for s in &seeds {
                     let n = u64::from(s.attempts);
                     r.fill.record(s.fill_time, n);
@@ -566,8 +568,8 @@ pub fn run<B: Board>(
                     .map_err(PipelineError::Compress)?;
                 for (b, (buf, took)) in wave.iter().zip(bufs) {
                     let n_rows = b.end_id - b.first_id;
-                    if let Some(r) = rec.as_mut() {
-                        r.expand.record_one(took, n_rows);
+                    if let Some(r) = expand_rec.as_mut() {
+                        r.record_one(took, n_rows);
                     }
                     if !sender.send(b.first_id, n_rows, buf) {
                         return Err(PipelineError::WriterGone);
@@ -584,12 +586,10 @@ pub fn run<B: Board>(
     summary.rows = manifest.rows;
     summary.elapsed = started.elapsed();
     let mut reports = Vec::new();
-    if let Some(r) = rec {
-        if given.is_none() {
-            reports.extend([r.fill.finish(), r.carve.finish(), r.canon.finish()]);
-        }
-        reports.push(r.expand.finish());
+    if let Some(r) = seed_rec {
+        reports.extend([r.fill.finish(), r.carve.finish(), r.canon.finish()]);
     }
+    reports.extend(expand_rec.map(StageRecorder::finish));
     if let Some(w) = write_rec {
         reports.push(w.finish());
     }
@@ -632,7 +632,7 @@ mod tests {
 
     #[test]
     fn duplicate_seeds_are_replaced_until_distinct() {
-        let mut seen = HashSet::new();
+        let mut seen = key_set(0);
         let mut s = summary(1);
         let seeds = make_seed_batch(&fake(50), None, 0..40, 40, 64, &mut seen, &mut s).unwrap();
         let distinct: HashSet<_> = seeds.iter().map(|s| s.canonical).collect();
@@ -648,7 +648,7 @@ mod tests {
             0..40,
             40,
             64,
-            &mut HashSet::new(),
+            &mut key_set(0),
             &mut summary(1),
         )
         .unwrap();
@@ -666,7 +666,7 @@ mod tests {
             0..8,
             8,
             64,
-            &mut HashSet::new(),
+            &mut key_set(0),
             &mut summary(1),
         )
         .unwrap_err();

@@ -6,10 +6,9 @@
 //! ([`resume_point`]). `cmd::generate` turns arguments into a [`Job`] and reports;
 //! the rules live here, with their tests.
 
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
-use crate::bank::format::{self, canonical_key, Manifest, Params};
+use crate::bank::format::{self, canonical_key, key_set, KeySet, Manifest, Params};
 use crate::bank::reader::SeedFiles;
 use crate::bank::seeds::SeedFileError;
 use crate::bank::{BankError, ShardReader};
@@ -334,13 +333,9 @@ pub fn resume_point(job: &Job, manifest: &Manifest) -> Result<Start, PlanError> 
 
 /// The canonical keys of the seeds (variant 0 rows) below id `below`, read back from
 /// the complete shards of a bank of boards `B`.
-fn seen_below<B: Board>(
-    job: &Job,
-    manifest: &Manifest,
-    below: u64,
-) -> Result<HashSet<u128>, PlanError> {
+fn seen_below<B: Board>(job: &Job, manifest: &Manifest, below: u64) -> Result<KeySet, PlanError> {
     let k = u64::from(job.plan.variants);
-    let mut seen = HashSet::new();
+    let mut seen = key_set(0);
     for shard in manifest.shards.iter().filter(|s| s.first_id < below) {
         let mut reader = ShardReader::open(&job.dir.join(&shard.file))?;
         reader.read_header()?;

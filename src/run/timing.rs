@@ -66,9 +66,20 @@ impl Stage {
     }
 }
 
+/// Records `count` values `value` into `h`, growing it to hold `value`; a value no
+/// histogram can hold (beyond about 2^62 ns) is clamped to its largest.
+#[inline]
+fn grow_record(h: &mut Histogram<u64>, value: u64, count: u64) {
+    if h.record_n(value, count).is_err() {
+        h.saturating_record_n(value, count);
+    }
+}
+
 fn new_histogram() -> Histogram<u64> {
-    // 1 ns .. 1 hour at 3 significant digits: a few tens of KiB per histogram.
-    Histogram::new_with_bounds(1, 3_600_000_000_000, 3).expect("the bounds are valid")
+    // From 1 ns at 3 significant digits, growing to the largest value recorded (a
+    // fixed bound of an hour would cost 270 KiB of counts, zeroed, per histogram: a
+    // large part of a short run).
+    Histogram::new(3).expect("3 significant digits are valid")
 }
 
 /// The recorder of one stage, owned by the one thread that records it.
@@ -118,8 +129,8 @@ impl StageRecorder {
         }
         let per_item =
             (elapsed.as_nanos() / u128::from(items)).clamp(1, u128::from(u64::MAX)) as u64;
-        self.total.saturating_record_n(per_item, items);
-        self.interval.saturating_record_n(per_item, items);
+        grow_record(&mut self.total, per_item, items);
+        grow_record(&mut self.interval, per_item, items);
         self.items += items;
         self.busy += elapsed;
         if self.interval_start.elapsed() >= INTERVAL {
@@ -134,8 +145,8 @@ impl StageRecorder {
     #[inline]
     pub fn record_one(&mut self, elapsed: Duration, items: u64) {
         let ns = elapsed.as_nanos().clamp(1, u128::from(u64::MAX)) as u64;
-        self.total.saturating_record(ns);
-        self.interval.saturating_record(ns);
+        grow_record(&mut self.total, ns, 1);
+        grow_record(&mut self.interval, ns, 1);
         self.items += items;
         self.busy += elapsed;
         if self.interval_start.elapsed() >= INTERVAL {
@@ -311,6 +322,21 @@ mod tests {
             report.p50
         );
         assert!(report.max > 99_000_000, "{}", report.max);
+    }
+
+    #[test]
+    fn histograms_grow_to_an_hour_and_clamp_beyond_what_any_can_hold() {
+        // Histograms start small and grow: a long value is kept, not clamped to the
+        // first bound, and a value past any bound is clamped, not a panic.
+        let mut h = new_histogram();
+        grow_record(&mut h, 3_600_000_000_000, 2);
+        grow_record(&mut h, 5, 1);
+        assert_eq!(h.len(), 3);
+        assert!(h.max() >= 3_599_000_000_000, "{}", h.max());
+        assert_eq!(h.min(), 5);
+        grow_record(&mut h, u64::MAX, 1);
+        assert_eq!(h.len(), 4);
+        assert!(h.max() >= 3_599_000_000_000, "{}", h.max());
     }
 
     #[test]
