@@ -28,12 +28,13 @@
 
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, HashMap, HashSet};
+use std::hash::BuildHasherDefault;
 use std::io::{self, Read, Write};
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
-use crate::bank::format::{self, canonical_key, Manifest, Params};
+use crate::bank::format::{self, canonical_key, key_set, KeyHasher, Manifest, Params};
 use crate::bank::sink::{
     self, BankWriter, FrameEncoder, FrameSender, SinkConfig, SinkError, SpillDir, SpillReader,
 };
@@ -575,8 +576,8 @@ fn select<C: Copy + AsRef<[u8]> + AsMut<[u8]>>(
     summary: &mut MergeSummary,
 ) {
     records.sort_unstable_by_key(|r| r.key);
-    let mut seen: HashSet<u128> = HashSet::with_capacity(records.len());
-    let mut per_class: HashMap<u128, u64> = HashMap::new();
+    let mut seen = key_set(records.len());
+    let mut per_class: HashMap<u128, u64, BuildHasherDefault<KeyHasher>> = HashMap::default();
     records.retain(|r| {
         if !seen.insert(canonical_key(r.puzzle.as_ref())) {
             summary.duplicates += 1;

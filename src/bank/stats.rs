@@ -12,7 +12,6 @@
 //! distribution text) only gives percentiles, read from its rows; its values are in
 //! microseconds, HdrHistogram's usual output scaling and what the generator writes.
 
-use std::collections::HashSet;
 use std::fmt::Write as _;
 
 use base64::Engine as _;
@@ -20,6 +19,7 @@ use hdrhistogram::serialization::interval_log::{IntervalLogIterator, LogEntry};
 use hdrhistogram::serialization::Deserializer;
 use hdrhistogram::Histogram;
 
+use crate::bank::format::{canonical_key, KeySet};
 use crate::bank::Row;
 use crate::engine::bands::{BandTable, Scale};
 use crate::engine::grid::Size;
@@ -38,7 +38,7 @@ pub struct BankStats {
     pub clues: Vec<u64>,
     /// Rows that carry a canonical form.
     pub with_canonical: u64,
-    canonical: HashSet<u128>,
+    canonical: KeySet,
     /// Rows per technique rating in tenths (index 23 = 2.3), rated rows only.
     pub ratings: Vec<u64>,
     /// Rows per hardest technique, indexed like [`Technique::ALL`].
@@ -80,8 +80,7 @@ impl BankStats {
         }
         if let Some(canonical) = &row.canonical {
             self.with_canonical += 1;
-            self.canonical
-                .insert(twox_hash::XxHash3_128::oneshot(canonical.as_ref()));
+            self.canonical.insert(canonical_key(canonical.as_ref()));
         }
     }
 
