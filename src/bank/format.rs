@@ -578,6 +578,28 @@ mod tests {
     use super::*;
 
     #[test]
+    fn key_hasher_tells_apart_keys_and_boards_that_differ_anywhere() {
+        use std::hash::BuildHasher;
+        let build = std::hash::BuildHasherDefault::<KeyHasher>::default();
+        // Keys: either half changes the hash.
+        let key = canonical_key(b"123");
+        assert_ne!(build.hash_one(key), build.hash_one(key ^ 1));
+        assert_ne!(build.hash_one(key), build.hash_one(key ^ (1 << 100)));
+        // Boards: each step of the fold is a bijection of the state, so a change in
+        // any one byte (the last, lone one of 81 included) changes the hash.
+        let board = [7u8; 81];
+        let h = build.hash_one(board);
+        for i in 0..81 {
+            let mut other = board;
+            other[i] = 8;
+            assert_ne!(h, build.hash_one(other), "byte {i}");
+        }
+        let mut set = key_set(0);
+        assert!((0..10_000u128).all(|k| set.insert(canonical_key(&k.to_le_bytes()))));
+        assert!(!set.insert(canonical_key(&5u128.to_le_bytes())));
+    }
+
+    #[test]
     fn worker_parts_cut_smaller_shards_only_when_the_bank_has_fewer_than_workers() {
         // One process, and runs of at least as many shards as workers: the bank's.
         assert_eq!(part_shard_rows(30_000, 1_000_000, 1), 1_000_000);
