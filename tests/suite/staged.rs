@@ -11,7 +11,7 @@ use std::process::Command;
 
 use common::{factory, generate, resume, Gen};
 use predicates::prelude::*;
-use sudoku_factory::bank::format::canonical_key;
+use sudoku_factory::bank::format::{canonical_key, SeedPuzzle};
 use sudoku_factory::bank::read_manifest;
 use sudoku_factory::bank::reader::{read_seed_manifest, SeedFiles};
 use sudoku_factory::bank::seeds::{manifest_path, ChunkLayout};
@@ -76,6 +76,23 @@ fn staged_bank(run: &[&str], dir: &Path, n: u64) -> PathBuf {
 }
 
 /// Asserts that the shards of `b` are those of `a`, byte for byte, and no others.
+/// The `n_seeds` seeds in the seed files of a stage 1 split into `workers`, read as
+/// stage 2 reads them: boards only in the chunks of a seed `wanted` says yes to.
+fn read_seeds<const CELLS: usize>(
+    seeds: &Path,
+    workers: u64,
+    n_seeds: u64,
+    wanted: &dyn Fn(u64) -> bool,
+) -> Vec<SeedPuzzle<[u8; CELLS]>> {
+    let m = read_seed_manifest(&manifest_path(seeds, 0, workers)).unwrap();
+    let mut files = SeedFiles::open(seeds, &m.params, n_seeds, CELLS).unwrap();
+    let mut read = Vec::new();
+    files
+        .read_seeds(0..n_seeds, [0u8; CELLS], wanted, &mut read)
+        .unwrap();
+    read
+}
+
 fn assert_same_shards(a: &Path, b: &Path) {
     let (ma, mb) = (read_manifest(a).unwrap(), read_manifest(b).unwrap());
     assert!(ma.complete && mb.complete);
@@ -137,22 +154,13 @@ fn seed_files_carry_ratings_and_either_stage_may_skip_them() {
         let d = dir.path().join(name);
         let seeds = d.join("seeds");
         run_all(vec![stage1(stage1_run, &seeds, 1, 0, false)]);
-        let m = read_seed_manifest(&manifest_path(&seeds, 0, 1)).unwrap();
-        let mut files = SeedFiles::open(&seeds, &m.params, 3000, 81).unwrap();
-        let mut read = Vec::new();
-        files
-            .read_seeds(0..3000, [0u8; 81], &|_| true, &mut read)
-            .unwrap();
+        let read = read_seeds::<81>(&seeds, 1, 3000, &|_| true);
         let rated = read.iter().filter(|s| s.rating.is_some()).count();
         let want = if stage1_run == V1 { 3000 } else { 0 };
         assert_eq!(rated, want, "{name}: seeds with a rating in the file");
         // A worker that writes no rows of a seed reads its metadata and key alone,
         // without its boards; the key is its canonical form's.
-        let mut files = SeedFiles::open(&seeds, &m.params, 3000, 81).unwrap();
-        let mut meta = Vec::new();
-        files
-            .read_seeds(0..3000, [0u8; 81], &|j| j >= 2900, &mut meta)
-            .unwrap();
+        let meta = read_seeds::<81>(&seeds, 1, 3000, &|j| j >= 2900);
         for (j, (full, bare)) in read.iter().zip(&meta).enumerate() {
             assert_eq!(full.key, Some(canonical_key(&full.canonical)));
             assert_eq!(
@@ -238,12 +246,8 @@ fn duplicate_seeds_across_workers_are_resolved_as_one_process_does() {
 
     // The first-round seeds in the files collide across workers: find such a pair.
     let seeds = dir.path().join("seeds");
+    let first = read_seeds::<16>(&seeds, 3, 1500, &|_| true);
     let m = read_seed_manifest(&manifest_path(&seeds, 0, 3)).unwrap();
-    let mut files = SeedFiles::open(&seeds, &m.params, 1500, 16).unwrap();
-    let mut first = Vec::new();
-    files
-        .read_seeds(0..1500, [0u8; 16], &|_| true, &mut first)
-        .unwrap();
     let layout = ChunkLayout {
         n_seeds: 1500,
         chunk_seeds: m.chunk_seeds,
