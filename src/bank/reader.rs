@@ -1029,8 +1029,9 @@ pub fn read_seed_manifest(path: &Path) -> Result<SeedManifest, SeedFileError> {
     })
 }
 
-/// Reads one chunk record of `file` into `head` and `payload`: `Ok(None)` at a clean
-/// end of file or a record cut short (what a killed writer leaves).
+/// Reads one chunk record of `file` into `head` and `payload` (its metadata, then its
+/// boards): `Ok(None)` at a clean end of file or a record cut short or damaged (what
+/// a killed writer leaves).
 fn read_chunk_record(
     file: &mut impl Read,
     head: &mut [u8; seeds::HEADER_BYTES],
@@ -1047,8 +1048,13 @@ fn read_chunk_record(
         return Ok(None);
     };
     payload.clear();
-    let got = file.take(u64::from(h.payload_bytes)).read_to_end(payload)?;
-    Ok((got == h.payload_bytes as usize && h.checks(head, payload)).then_some(h))
+    let want = h.record_bytes() - seeds::HEADER_BYTES as u64;
+    let got = file.take(want).read_to_end(payload)?;
+    let whole = got as u64 == want && {
+        let (meta, boards) = payload.split_at(h.meta_bytes());
+        h.checks_meta(head, meta) && h.checks_boards(boards)
+    };
+    Ok(whole.then_some(h))
 }
 
 /// The valid prefix of an interrupted seed file `DIR/seeds-K-of-N.bin.part`: the chunks
@@ -1105,35 +1111,102 @@ pub fn scan_seed_part(
 
 /// The seed files of stage 1, read by stage 2 in seed order: chunk `c` comes from
 /// worker `c % N`'s file. [`SeedFiles::open`] checks every file first (same run,
-/// complete, size and checksum as its manifest says), so a bad file stops the run
-/// before it writes anything; each chunk's own checksum is checked again as it is read.
+/// complete, its size as its manifest says, every chunk's header and metadata, and
+/// the boards of the chunks this worker writes rows of), so a bad file stops the run
+/// before it writes anything; each chunk is checked again as it is read. Of a chunk
+/// it writes no rows of, a worker reads only the header and metadata, at their
+/// offset.
 pub struct SeedFiles {
     layout: seeds::ChunkLayout,
-    files: Vec<(PathBuf, BufReader<File>)>,
+    files: Vec<SeedFile>,
     next_chunk: u64,
     next_seed: u64,
     /// The decompressed boards of the current chunk, whose first seed is `plain_first`
-    /// (when `boards` says they were wanted; its metadata is in `payload`).
+    /// (when `boards` says they were wanted; its header and metadata are in `meta`).
     plain: Vec<u8>,
     boards: bool,
     plain_first: u64,
     plain_seeds: u64,
-    head: [u8; seeds::HEADER_BYTES],
-    payload: Vec<u8>,
+    /// The current chunk's header and metadata.
+    meta: Vec<u8>,
+    /// The current chunk's compressed boards (when wanted).
+    compressed: Vec<u8>,
     decompressor: zstd::bulk::Decompressor<'static>,
     board_bytes: usize,
     /// Workers of stage 1 (`N`).
     pub workers: u64,
 }
 
+/// One worker's seed file, and the offset of the next chunk to read from it.
+struct SeedFile {
+    path: PathBuf,
+    file: File,
+    offset: u64,
+}
+
+impl SeedFile {
+    /// Reads and checks the record of chunk `c` (seeds `want`) at `self.offset` and
+    /// moves past it: its header and metadata into `meta`, and, when `boards` is
+    /// given, its compressed boards into it.
+    fn read_chunk(
+        &mut self,
+        c: u64,
+        want: std::ops::Range<u64>,
+        meta: &mut Vec<u8>,
+        boards: Option<&mut Vec<u8>>,
+    ) -> Result<(), SeedFileError> {
+        use std::io::{Seek, SeekFrom};
+        let corrupt = |what: String| SeedFileError::Corrupt {
+            path: self.path.clone(),
+            what,
+        };
+        let n = want.end - want.start;
+        meta.resize(seeds::HEADER_BYTES + n as usize * seeds::META_BYTES, 0);
+        let mut read_at = |offset: u64, buf: &mut [u8]| match self
+            .file
+            .seek(SeekFrom::Start(offset))
+            .and_then(|_| self.file.read_exact(buf))
+        {
+            Err(e) if e.kind() == io::ErrorKind::UnexpectedEof => {
+                Err(corrupt(format!("chunk {c} is cut short")))
+            }
+            Err(error) => Err(SeedFileError::Io {
+                action: "reading",
+                path: self.path.clone(),
+                error,
+            }),
+            Ok(()) => Ok(()),
+        };
+        read_at(self.offset, meta)?;
+        let (head, rest) = meta.split_at(seeds::HEADER_BYTES);
+        let head: &[u8; seeds::HEADER_BYTES] = head.try_into().expect("a header");
+        let h = seeds::ChunkHeader::decode(head)
+            .filter(|h| h.chunk == c && h.first == want.start && u64::from(h.n_seeds) == n)
+            .filter(|h| h.checks_meta(head, rest))
+            .ok_or_else(|| corrupt(format!("chunk {c} is missing or damaged")))?;
+        let at = self.offset + h.record_bytes() - u64::from(h.board_bytes);
+        if let Some(boards) = boards {
+            boards.resize(h.board_bytes as usize, 0);
+            read_at(at, boards)?;
+            if !h.checks_boards(boards) {
+                return Err(corrupt(format!("chunk {c}: its boards are damaged")));
+            }
+        }
+        self.offset += h.record_bytes();
+        Ok(())
+    }
+}
+
 impl SeedFiles {
     /// Opens and checks every seed file in `dir` against `expect` (the params of this
-    /// run) for boards of `cells` cells; `n_seeds` is the run's seed count.
+    /// run) for boards of `cells` cells; `n_seeds` is the run's seed count, and this
+    /// worker writes rows of the seeds `wanted` says yes to.
     pub fn open(
         dir: &Path,
         expect: &Params,
         n_seeds: u64,
         cells: usize,
+        wanted: &dyn Fn(u64) -> bool,
     ) -> Result<SeedFiles, SeedFileError> {
         let io = |action, path: &Path| {
             let path = path.to_path_buf();
@@ -1168,6 +1241,7 @@ impl SeedFiles {
         };
         let mut layout = None;
         let mut files = Vec::new();
+        let (mut meta, mut boards) = (Vec::new(), Vec::new());
         for k in 0..workers {
             let mpath = seeds::manifest_path(dir, k, workers);
             if !mpath.exists() {
@@ -1197,7 +1271,8 @@ impl SeedFiles {
                     what: "its workers, worker or chunk size contradict its name".into(),
                 });
             }
-            if *layout.get_or_insert(layout_of(&m)) != layout_of(&m) {
+            let this = layout_of(&m);
+            if *layout.get_or_insert(this) != this {
                 return Err(other("the chunk size"));
             }
             if !m.complete {
@@ -1215,22 +1290,31 @@ impl SeedFiles {
                     workers,
                 });
             }
-            let want_chunks = layout_of(&m).chunks_of(k).count() as u64;
-            let digest = digest_file(&path).map_err(|e| SeedFileError::Corrupt {
-                path: path.clone(),
-                what: e.to_string(),
-            })?;
-            if m.chunks != want_chunks
-                || digest.bytes != m.bytes
-                || format!("{:016x}", digest.xxh3) != m.xxh3
-            {
-                return Err(SeedFileError::Corrupt {
-                    path,
-                    what: "its size or checksum differs from its manifest".into(),
-                });
-            }
             let file = File::open(&path).map_err(io("opening", &path))?;
-            files.push((path, BufReader::with_capacity(1 << 16, file)));
+            let bytes = file.metadata().map_err(io("reading", &path))?.len();
+            let corrupt = |what: &str| SeedFileError::Corrupt {
+                path: path.clone(),
+                what: what.to_string(),
+            };
+            if m.chunks != this.chunks_of(k).count() as u64 || bytes != m.bytes {
+                return Err(corrupt("its size differs from its manifest"));
+            }
+            let mut seed_file = SeedFile {
+                path: path.clone(),
+                file,
+                offset: 0,
+            };
+            // Every chunk's header and metadata, and the boards this worker will use.
+            for c in this.chunks_of(k) {
+                let want = this.seeds_of(c);
+                let mine = want.clone().any(wanted).then_some(&mut boards);
+                seed_file.read_chunk(c, want, &mut meta, mine)?;
+            }
+            if seed_file.offset != bytes {
+                return Err(corrupt("it holds more than its chunks"));
+            }
+            seed_file.offset = 0;
+            files.push(seed_file);
         }
         let layout = layout.expect("there is at least one worker");
         Ok(SeedFiles {
@@ -1242,8 +1326,8 @@ impl SeedFiles {
             boards: false,
             plain_first: 0,
             plain_seeds: 0,
-            head: [0; seeds::HEADER_BYTES],
-            payload: Vec::new(),
+            meta,
+            compressed: boards,
             decompressor: zstd::bulk::Decompressor::new()
                 .map_err(io("starting to decompress", dir))?,
             board_bytes: seeds::board_bytes(cells),
@@ -1269,7 +1353,8 @@ impl SeedFiles {
             }
             let i = (j - self.plain_first) as usize;
             let short = || self.corrupt("a chunk is shorter than it says");
-            let mut seed = seeds::decode_meta(&self.payload, i, empty).ok_or_else(short)?;
+            let meta = &self.meta[seeds::HEADER_BYTES..];
+            let mut seed = seeds::decode_meta(meta, i, empty).ok_or_else(short)?;
             if self.boards && !seeds::decode_boards(&self.plain, i, &mut seed) {
                 return Err(short());
             }
@@ -1282,7 +1367,7 @@ impl SeedFiles {
     fn corrupt(&self, what: &str) -> SeedFileError {
         let w = self.layout.worker_of(self.next_chunk.saturating_sub(1));
         SeedFileError::Corrupt {
-            path: self.files[w as usize].0.clone(),
+            path: self.files[w as usize].path.clone(),
             what: what.to_string(),
         }
     }
@@ -1291,30 +1376,17 @@ impl SeedFiles {
         let c = self.next_chunk;
         self.next_chunk += 1;
         let want = self.layout.seeds_of(c);
-        let (path, file) = &mut self.files[self.layout.worker_of(c) as usize];
-        let h = read_chunk_record(file, &mut self.head, &mut self.payload).map_err(|error| {
-            SeedFileError::Io {
-                action: "reading",
-                path: path.clone(),
-                error,
-            }
-        })?;
         let n = want.end - want.start;
-        match h {
-            Some(h) if h.chunk == c && h.first == want.start && u64::from(h.n_seeds) == n => {}
-            _ => return Err(self.corrupt(&format!("chunk {c} is missing or damaged"))),
-        }
-        let meta = n as usize * seeds::META_BYTES;
-        if self.payload.len() < meta {
-            return Err(self.corrupt(&format!("chunk {c} is shorter than it says")));
-        }
-        self.plain.clear();
         self.boards = want.clone().any(wanted);
+        let file = &mut self.files[self.layout.worker_of(c) as usize];
+        let compressed = self.boards.then_some(&mut self.compressed);
+        file.read_chunk(c, want.clone(), &mut self.meta, compressed)?;
+        self.plain.clear();
         if self.boards {
             self.plain.reserve(n as usize * self.board_bytes);
             let plain_len = self
                 .decompressor
-                .decompress_to_buffer(&self.payload[meta..], &mut self.plain)
+                .decompress_to_buffer(&self.compressed, &mut self.plain)
                 .map_err(|e| self.corrupt(&format!("chunk {c}: {e}")))?;
             if plain_len != n as usize * self.board_bytes {
                 return Err(self.corrupt(&format!("chunk {c} holds the wrong number of bytes")));

@@ -13,23 +13,27 @@
 //! A file is a sequence of chunk records, each a fixed header and a payload:
 //!
 //! ```text
-//! magic "SFSD" | format u32 | chunk u64 | first seed u64 | seeds u32 | payload bytes u32
-//! | xxh3-64 u64 of (the 32 header bytes before it ++ payload) | payload
+//! magic "SFSD" | format u32 | chunk u64 | first seed u64 | seeds u32 | board bytes u32
+//! | xxh3-64 u64 of (the 32 header bytes before it ++ metadata) | xxh3-64 u64 of boards
+//! | metadata (seeds × META_BYTES) | boards (board bytes)
 //! ```
 //!
-//! all little-endian. The payload is each seed's metadata as it is ([`META_BYTES`]:
-//! its canonical key — [`canonical_key`] of its canonical form — clues u16, band u8,
+//! all little-endian. The metadata is each seed's as it is ([`META_BYTES`]: its
+//! canonical key — [`canonical_key`] of its canonical form — clues u16, band u8,
 //! attempts u32, and its technique rating: the rating in tenths u8 and the index of
 //! its technique in [`Technique::ALL`] u8, `0, 255` for none: a `--no-rating` run, or a
-//! size the rater does not rate), then one zstd frame of every seed's boards: puzzle,
-//! solution and canonical form, one byte per cell each. Rating is per seed (its
-//! variants carry it), so it is stage 1's work and divides by N with the seeds; stage
-//! 2 only reads it. The metadata is all a stage-2 worker needs of a seed it writes no
-//! rows of (deduplication takes the key), so it decompresses only the chunks of its
-//! own rows: its pass over every seed of the run costs a read and a checksum, not a
-//! decompression. A record is checked on its own (its checksum, its position), so a
-//! killed worker keeps every complete chunk and redoes only the rest; the manifest
-//! `DIR/seeds-K-of-N.json` then adds the size and checksum of the whole file.
+//! size the rater does not rate); the boards are one zstd frame of every seed's
+//! puzzle, solution and canonical form, one byte per cell each. Rating is per seed
+//! (its variants carry it), so it is stage 1's work and divides by N with the seeds;
+//! stage 2 only reads it. The metadata is all a stage-2 worker needs of a seed it
+//! writes no rows of (deduplication takes the key), and it has a checksum of its
+//! own: a worker reads, checks and decompresses the boards of its own rows' chunks
+//! only, and of every other chunk reads the header and metadata (25 bytes a seed),
+//! at its offset. Reading every seed file whole made each of N workers read all N
+//! files, twice (a checksum pass, then the chunks). A record is checked on its own
+//! (its checksums, its position), so a killed worker keeps every complete chunk and
+//! redoes only the rest; the manifest `DIR/seeds-K-of-N.json` then adds the size and
+//! checksum of the whole file (stage 2 checks the size; the checksum is for copies).
 //! While stage 1 runs the file is `DIR/seeds-K-of-N.bin.part`: a file under its final
 //! name is always complete.
 
@@ -44,16 +48,19 @@ use crate::engine::rating::{Rating, Technique};
 /// contract (a bank's bytes do not depend on it); the manifest records it.
 pub const CHUNK_SEEDS: u64 = 128;
 /// Bytes of a chunk header.
-pub const HEADER_BYTES: usize = 40;
+pub const HEADER_BYTES: usize = 48;
 const MAGIC: &[u8; 4] = b"SFSD";
-/// 2 (0.4.4): each seed's metadata, with its rating and canonical key, apart from
-/// its compressed boards (format 1 compressed one record per seed, without rating).
-const FORMAT: u32 = 2;
+/// 3 (0.4.5): the metadata and the boards checked apart, so that a worker reads only
+/// the metadata of the chunks it writes no rows of. 2 (0.4.4): each seed's
+/// metadata, with its rating and canonical key, apart from its compressed boards
+/// (format 1 compressed one record per seed, without rating).
+const FORMAT: u32 = 3;
 /// The technique byte of a seed without a rating.
 const UNRATED: u8 = u8::MAX;
 const _: () = assert!(Technique::ALL.len() < UNRATED as usize);
-/// Largest payload a header may announce: far above any real chunk (128 seeds of
-/// 25×25 are under 250 KB plain), so a corrupt length is refused before allocating.
+/// Largest boards part or seed count a header may announce: far above any real chunk
+/// (128 seeds of 25×25 are under 250 KB plain), so a corrupt length is refused before
+/// allocating.
 const MAX_PAYLOAD: u32 = 1 << 26;
 
 /// The file name stem of worker `worker` of `workers`: `seeds-K-of-N`.
@@ -173,8 +180,9 @@ pub struct ChunkHeader {
     pub chunk: u64,
     pub first: u64,
     pub n_seeds: u32,
-    pub payload_bytes: u32,
-    pub xxh3: u64,
+    pub board_bytes: u32,
+    pub meta_xxh3: u64,
+    pub boards_xxh3: u64,
 }
 
 impl ChunkHeader {
@@ -182,29 +190,49 @@ impl ChunkHeader {
     pub fn decode(bytes: &[u8; HEADER_BYTES]) -> Option<ChunkHeader> {
         let u32_at = |i: usize| u32::from_le_bytes(bytes[i..i + 4].try_into().expect("4 bytes"));
         let u64_at = |i: usize| u64::from_le_bytes(bytes[i..i + 8].try_into().expect("8 bytes"));
-        if &bytes[..4] != MAGIC || u32_at(4) != FORMAT || u32_at(28) > MAX_PAYLOAD {
+        if &bytes[..4] != MAGIC
+            || u32_at(4) != FORMAT
+            || u32_at(24) > MAX_PAYLOAD / META_BYTES as u32
+            || u32_at(28) > MAX_PAYLOAD
+        {
             return None;
         }
         Some(ChunkHeader {
             chunk: u64_at(8),
             first: u64_at(16),
             n_seeds: u32_at(24),
-            payload_bytes: u32_at(28),
-            xxh3: u64_at(32),
+            board_bytes: u32_at(28),
+            meta_xxh3: u64_at(32),
+            boards_xxh3: u64_at(40),
         })
     }
 
-    /// True when `payload` is the one this header's checksum covers.
-    pub fn checks(&self, header: &[u8; HEADER_BYTES], payload: &[u8]) -> bool {
-        checksum(&header[..32], payload) == self.xxh3
+    /// Bytes of the metadata part, right after the header.
+    pub fn meta_bytes(&self) -> usize {
+        self.n_seeds as usize * META_BYTES
+    }
+
+    /// Bytes of the whole record: header, metadata and boards.
+    pub fn record_bytes(&self) -> u64 {
+        (HEADER_BYTES + self.meta_bytes()) as u64 + u64::from(self.board_bytes)
+    }
+
+    /// True when `meta` is the metadata this header's checksum covers.
+    pub fn checks_meta(&self, header: &[u8; HEADER_BYTES], meta: &[u8]) -> bool {
+        meta_checksum(&header[..32], meta) == self.meta_xxh3
+    }
+
+    /// True when `boards` are the compressed boards this header's checksum covers.
+    pub fn checks_boards(&self, boards: &[u8]) -> bool {
+        twox_hash::XxHash3_64::oneshot(boards) == self.boards_xxh3
     }
 }
 
-fn checksum(head: &[u8], payload: &[u8]) -> u64 {
+fn meta_checksum(head: &[u8], meta: &[u8]) -> u64 {
     use std::hash::Hasher as _;
     let mut h = twox_hash::XxHash3_64::new();
     h.write(head);
-    h.write(payload);
+    h.write(meta);
     h.finish()
 }
 
@@ -252,9 +280,10 @@ pub fn encode_chunk<C: AsRef<[u8]>>(
     }
     // One allocation per chunk (not per seed) for the compressed bytes.
     let compressed = compressor.compress(plain)?;
+    let meta_end = out.len();
     out.extend_from_slice(&compressed);
     let n = u32::try_from(seeds.len()).expect("a chunk holds at most CHUNK_SEEDS seeds");
-    let payload_bytes = u32::try_from(out.len() - HEADER_BYTES)
+    let board_bytes = u32::try_from(compressed.len())
         .ok()
         .filter(|&b| b <= MAX_PAYLOAD)
         .ok_or_else(|| std::io::Error::other("a seed chunk compressed to more than 64 MiB"))?;
@@ -263,9 +292,11 @@ pub fn encode_chunk<C: AsRef<[u8]>>(
     out[8..16].copy_from_slice(&chunk.to_le_bytes());
     out[16..24].copy_from_slice(&first.to_le_bytes());
     out[24..28].copy_from_slice(&n.to_le_bytes());
-    out[28..32].copy_from_slice(&payload_bytes.to_le_bytes());
-    let sum = checksum(&out[..32], &out[HEADER_BYTES..]);
-    out[32..40].copy_from_slice(&sum.to_le_bytes());
+    out[28..32].copy_from_slice(&board_bytes.to_le_bytes());
+    let meta_sum = meta_checksum(&out[..32], &out[HEADER_BYTES..meta_end]);
+    let boards_sum = twox_hash::XxHash3_64::oneshot(&out[meta_end..]);
+    out[32..40].copy_from_slice(&meta_sum.to_le_bytes());
+    out[40..48].copy_from_slice(&boards_sum.to_le_bytes());
     Ok(())
 }
 
@@ -355,10 +386,11 @@ mod tests {
         let head: [u8; HEADER_BYTES] = out[..HEADER_BYTES].try_into().unwrap();
         let h = ChunkHeader::decode(&head).unwrap();
         assert_eq!((h.chunk, h.first, h.n_seeds), (7, 896, 2));
-        assert_eq!(h.payload_bytes as usize, out.len() - HEADER_BYTES);
-        assert!(h.checks(&head, &out[HEADER_BYTES..]));
-        // The metadata reads without decompressing: the key is the canonical form's.
+        assert_eq!(h.record_bytes() as usize, out.len());
         let payload = &out[HEADER_BYTES..];
+        let (meta, compressed) = payload.split_at(h.meta_bytes());
+        assert!(h.checks_meta(&head, meta) && h.checks_boards(compressed));
+        // The metadata reads without decompressing: the key is the canonical form's.
         let mut s = decode_meta(payload, 1, [0u8; 16]).unwrap();
         assert_eq!(s.key, Some(canonical_key(&[7; 16])));
         assert_eq!((s.n_clues, s.band, s.attempts), (7, 1, 3));
@@ -373,9 +405,18 @@ mod tests {
             ([5; 16], [6; 16], [7; 16])
         );
         assert!(!decode_boards(&boards, 2, &mut s));
-        let mut bad = out.clone();
+        // A flipped byte fails the checksum of its part only.
+        let mut bad = compressed.to_vec();
         *bad.last_mut().unwrap() ^= 1;
-        assert!(!h.checks(&head, &bad[HEADER_BYTES..]));
+        assert!(!h.checks_boards(&bad) && h.checks_meta(&head, meta));
+        let mut bad = meta.to_vec();
+        bad[META_BYTES + 3] ^= 1;
+        assert!(!h.checks_meta(&head, &bad));
+        // So does a header that names another chunk.
+        let mut moved = head;
+        moved[8] ^= 1;
+        let m = ChunkHeader::decode(&moved).unwrap();
+        assert!(!m.checks_meta(&moved, meta));
     }
 
     #[test]

@@ -181,13 +181,7 @@ fn expand<B: Board>(
     };
     // The seeds this worker writes rows of: only their chunks are decompressed; of
     // the others it needs the canonical keys, which the files keep uncompressed.
-    let (plan, output) = (&job.plan, &job.output);
-    let k = u64::from(plan.variants);
-    let wanted = |j: u64| {
-        let (first, end) = (j * k, plan.count.min((j + 1) * k));
-        first < end
-            && (first / output.shard_rows..=(end - 1) / output.shard_rows).any(|s| output.owns(s))
-    };
+    let wanted = |j: u64| job.writes_rows_of(j);
     let mut read = |range: std::ops::Range<u64>| {
         let mut seeds = Vec::with_capacity((range.end - range.start) as usize);
         files.read_seeds(range, B::empty(), &wanted, &mut seeds)?;

@@ -192,9 +192,20 @@ impl Job {
             &self.params(),
             self.n_seeds(),
             self.plan.size.side().pow(2),
+            &|j| self.writes_rows_of(j),
         )
         .map_err(PlanError::SeedFiles)?;
         Ok(Some(files))
+    }
+
+    /// True when this worker writes rows of seed `j` (a variant of it falls in one
+    /// of its shards): of the other seeds, stage 2 needs only the metadata.
+    pub fn writes_rows_of(&self, j: u64) -> bool {
+        let (plan, output) = (&self.plan, &self.output);
+        let k = u64::from(plan.variants);
+        let (first, end) = (j * k, plan.count.min((j + 1) * k));
+        first < end
+            && (first / output.shard_rows..=(end - 1) / output.shard_rows).any(|s| output.owns(s))
     }
 }
 

@@ -14,7 +14,9 @@ use predicates::prelude::*;
 use sudoku_factory::bank::format::{canonical_key, SeedPuzzle};
 use sudoku_factory::bank::read_manifest;
 use sudoku_factory::bank::reader::{read_seed_manifest, SeedFiles};
-use sudoku_factory::bank::seeds::{manifest_path, ChunkLayout};
+use sudoku_factory::bank::seeds::{
+    manifest_path, ChunkHeader, ChunkLayout, HEADER_BYTES, META_BYTES,
+};
 
 /// `generate ARGS --stage seeds --workers N --worker K --out DIR`, or worker K's index
 /// from `$SLURM_ARRAY_TASK_ID` when `from_env`.
@@ -75,7 +77,6 @@ fn staged_bank(run: &[&str], dir: &Path, n: u64) -> PathBuf {
     merged
 }
 
-/// Asserts that the shards of `b` are those of `a`, byte for byte, and no others.
 /// The `n_seeds` seeds in the seed files of a stage 1 split into `workers`, read as
 /// stage 2 reads them: boards only in the chunks of a seed `wanted` says yes to.
 fn read_seeds<const CELLS: usize>(
@@ -85,7 +86,7 @@ fn read_seeds<const CELLS: usize>(
     wanted: &dyn Fn(u64) -> bool,
 ) -> Vec<SeedPuzzle<[u8; CELLS]>> {
     let m = read_seed_manifest(&manifest_path(seeds, 0, workers)).unwrap();
-    let mut files = SeedFiles::open(seeds, &m.params, n_seeds, CELLS).unwrap();
+    let mut files = SeedFiles::open(seeds, &m.params, n_seeds, CELLS, wanted).unwrap();
     let mut read = Vec::new();
     files
         .read_seeds(0..n_seeds, [0u8; CELLS], wanted, &mut read)
@@ -93,6 +94,7 @@ fn read_seeds<const CELLS: usize>(
     read
 }
 
+/// Asserts that the shards of `b` are those of `a`, byte for byte, and no others.
 fn assert_same_shards(a: &Path, b: &Path) {
     let (ma, mb) = (read_manifest(a).unwrap(), read_manifest(b).unwrap());
     assert!(ma.complete && mb.complete);
@@ -390,6 +392,71 @@ fn an_expand_worker_killed_mid_run_resumes_into_the_same_shards() {
             s.file
         );
     }
+}
+
+/// Regression for the reads of a stage-2 worker: it reads the boards of the chunks it
+/// writes rows of, and only the header and metadata of the others (every worker used
+/// to read every seed file whole, twice). Damaged boards stop the workers that use
+/// them, before they write anything; damaged metadata (which deduplication reads)
+/// stops every worker; a worker that does not use the damaged boards makes its
+/// shards as before.
+#[test]
+fn a_damaged_chunk_stops_the_workers_that_read_it() {
+    // 600 seeds in 5 chunks of 128 (chunks 0 and 3 in worker 0's file), 2 shards:
+    // stage-2 worker 0 writes seeds 0..300 (chunks 0-2), worker 1 seeds 300..600.
+    let run = ["--count", "600", "--seed", "9", "--shard-rows", "300"];
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = dir.path().join("seeds");
+    run_all((0..3).map(|k| stage1(&run, &seeds, 3, k, false)).collect());
+    let expand = |k: u64, out: &Path| {
+        assert_cmd::Command::from_std(stage2(&run, &seeds, out, 2, k, false)).assert()
+    };
+    let before = dir.path().join("before");
+    expand(0, &before).success();
+
+    // Chunk 3 is the second record of worker 0's file; its boards end the file.
+    let bin = seeds.join("seeds-0-of-3.bin");
+    let good = std::fs::read(&bin).unwrap();
+    let header = |at: usize| {
+        let head: &[u8; HEADER_BYTES] = good[at..at + HEADER_BYTES].try_into().unwrap();
+        ChunkHeader::decode(head).unwrap()
+    };
+    let second = header(0).record_bytes() as usize;
+    let h = header(second);
+    assert_eq!(
+        (h.chunk, second + h.record_bytes() as usize),
+        (3, good.len())
+    );
+    let damaged = |at: usize| {
+        let mut bad = good.clone();
+        bad[at] ^= 0x40;
+        std::fs::write(&bin, &bad).unwrap();
+    };
+    let refused = |k: u64, what: &str| {
+        let out = dir.path().join(format!("refused-{k}"));
+        expand(k, &out).code(2).stderr(
+            predicate::str::contains("seeds-0-of-3.bin")
+                .and(predicate::str::contains("corrupt"))
+                .and(predicate::str::contains(what)),
+        );
+        assert!(!out.exists(), "worker {k} wrote before it found the damage");
+    };
+
+    // A byte of chunk 3's boards: worker 1 refuses; worker 0 never reads them.
+    damaged(good.len() - 1);
+    refused(1, "chunk 3: its boards are damaged");
+    let after = dir.path().join("after");
+    expand(0, &after).success();
+    assert_same_shards(&before, &after);
+
+    // A byte of chunk 3's metadata: both refuse, worker 0 too (it needs the keys).
+    damaged(second + HEADER_BYTES + META_BYTES + 3);
+    refused(0, "chunk 3 is missing or damaged");
+    refused(1, "chunk 3 is missing or damaged");
+
+    // A file cut short by a byte.
+    std::fs::write(&bin, &good[..good.len() - 1]).unwrap();
+    refused(0, "its size differs from its manifest");
 }
 
 #[test]
