@@ -20,6 +20,7 @@ use std::path::Path;
 pub use stream::{export, Destination, Exported, Request};
 
 use crate::bank::format::canonical_key;
+use crate::bank::reader::Fields;
 use crate::engine::grid::Size;
 
 /// The schema version of an exported SQLite file (`PRAGMA user_version`): bumped when
@@ -239,11 +240,7 @@ impl Schema {
     /// Field `i` of `record`, checked against its column: UTF-8, a number where one is
     /// due, one character per cell for boards. Allocates only on error.
     #[inline]
-    pub fn field<'a>(
-        &self,
-        record: &'a csv::ByteRecord,
-        i: usize,
-    ) -> Result<Field<'a>, ExportError> {
+    pub fn field<'a>(&self, record: &'a impl Fields, i: usize) -> Result<Field<'a>, ExportError> {
         let column = &self.columns[i];
         let raw = record.get(i).unwrap_or_default();
         let fail = |reason: String| ExportError::Field {
@@ -308,7 +305,7 @@ impl Schema {
     }
 
     /// Checks that `record` has the header's field count.
-    pub fn check_len(&self, record: &csv::ByteRecord) -> Result<(), ExportError> {
+    pub fn check_len(&self, record: &impl Fields) -> Result<(), ExportError> {
         if record.len() == self.columns.len() {
             Ok(())
         } else {
@@ -376,7 +373,7 @@ impl Schema {
     /// optional fields as `null`. `keys` comes from [`Schema::json_keys`].
     pub fn write_json(
         &self,
-        record: &csv::ByteRecord,
+        record: &impl Fields,
         keys: &[Vec<u8>],
         out: &mut Vec<u8>,
     ) -> Result<(), ExportError> {
@@ -406,11 +403,7 @@ impl Schema {
     }
 
     /// Appends `record` as a `quizzes,solutions` row: 81 digits each, `0` for empty.
-    pub fn write_kaggle(
-        &self,
-        record: &csv::ByteRecord,
-        out: &mut Vec<u8>,
-    ) -> Result<(), ExportError> {
+    pub fn write_kaggle(&self, record: &impl Fields, out: &mut Vec<u8>) -> Result<(), ExportError> {
         if self.size != Size::Nine {
             return Err(ExportError::KaggleSize(self.size));
         }
@@ -434,7 +427,7 @@ impl Schema {
     /// bytes. Returns the rating in tenths (which of [`EXCHANGE_FILES`] it goes to).
     pub fn write_exchange(
         &self,
-        record: &csv::ByteRecord,
+        record: &impl Fields,
         out: &mut Vec<u8>,
     ) -> Result<u16, ExportError> {
         use sha1::{Digest, Sha1};
@@ -482,7 +475,7 @@ impl Schema {
     /// puzzle's 81 digits (`0` for empty) in its `data` attribute.
     pub fn write_opensudoku(
         &self,
-        record: &csv::ByteRecord,
+        record: &impl Fields,
         out: &mut Vec<u8>,
     ) -> Result<(), ExportError> {
         if self.size != Size::Nine {
@@ -499,7 +492,7 @@ impl Schema {
     }
 
     /// Checks every field of `record` (for formats that copy it as it is).
-    pub fn check(&self, record: &csv::ByteRecord) -> Result<(), ExportError> {
+    pub fn check(&self, record: &impl Fields) -> Result<(), ExportError> {
         self.check_len(record)?;
         for i in 0..self.columns.len() {
             self.field(record, i)?;
@@ -581,7 +574,7 @@ impl Filter {
 
     /// Whether to export `record` (counted as kept when true). A row without a
     /// canonical form is its own class, keyed by its puzzle.
-    pub fn keep(&mut self, schema: &Schema, record: &csv::ByteRecord) -> bool {
+    pub fn keep(&mut self, schema: &Schema, record: &impl Fields) -> bool {
         if self.full() {
             return false;
         }

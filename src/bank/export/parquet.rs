@@ -23,6 +23,7 @@ use rayon::prelude::*;
 use super::stream::{Request, RowFailure, Rows};
 use super::{Field, Kind, Schema};
 use crate::bank::format::Manifest;
+use crate::bank::reader::Fields;
 use crate::util::output::{TempOutput, WriteBack};
 
 /// Rows per row group: DuckDB's and Spark's unit of parallel reading (DuckDB writes
@@ -158,7 +159,7 @@ fn empty_group(schema: &Schema) -> Group {
 
 /// Appends one record's fields to the group's buffers (checked as every format
 /// checks them).
-fn gather(schema: &Schema, record: &csv::ByteRecord, group: &mut Group) -> Result<(), RowFailure> {
+fn gather(schema: &Schema, record: &impl Fields, group: &mut Group) -> Result<(), RowFailure> {
     schema.check_len(record)?;
     for (i, column) in group.iter_mut().enumerate() {
         let field = schema.field(record, i)?;

@@ -1,7 +1,8 @@
-//! The export's stream: a reader thread decompresses and splits the shards into
-//! batches of raw CSV records (reused, so nothing is allocated per row), and the
-//! calling thread filters, encodes and writes them; memory is a few batches whatever
-//! the bank's size (plus 16 bytes per class with `--one-per-class`). Each shard's XXH3
+//! The export's stream: a reader thread decompresses the shards and splits each
+//! decompressed chunk into rows (where each field ends: the chunk itself is lent, not
+//! copied), and the calling thread filters, encodes and writes them; batches are
+//! reused, so nothing is allocated per row, and memory is a few chunks of 256 KiB
+//! whatever the bank's size (plus 16 bytes per class with `--one-per-class`). Each shard's XXH3
 //! and row count are checked against the manifest as it is read, so a damaged bank
 //! fails the export.
 
@@ -16,15 +17,15 @@ use super::parquet::write_parquet;
 use super::sqlite::write_sqlite;
 use super::{ExportError, Filter, Format, Schema};
 use crate::bank::format::{Manifest, DEFAULT_ZSTD_LEVEL, MANIFEST};
-use crate::bank::reader::{check_bands, check_complete, refuse_bank_file, shard_mismatch};
+use crate::bank::reader::{
+    check_bands, check_complete, refuse_bank_file, shard_mismatch, Fields, RawRow, RawRows,
+};
 use crate::bank::{self, RecordReader};
 use crate::engine::grid::Size;
 use crate::util::output::{is_broken_pipe, parent_of, TempOutput, WriteBack};
 
-/// Rows per batch between the reader and the writer: large enough that the channel
-/// costs nothing per row, small enough that a few batches in flight are a few MiB.
-const BATCH_ROWS: usize = 2048;
-/// Batches in flight: the bound that keeps memory flat when the writer is slower.
+/// Batches (a decompressed chunk each) in flight: the bound that keeps memory flat
+/// when the writer is slower.
 const BATCHES_IN_FLIGHT: usize = 4;
 /// Bytes of encoded rows gathered before one write to the output.
 const WRITE_CHUNK: usize = 1 << 16;
@@ -188,11 +189,10 @@ pub fn export(
     })
 }
 
-/// Raw records of one shard, reused from batch to batch.
+/// Raw rows of one shard, reused from batch to batch.
 struct Batch {
     shard: usize,
-    records: Vec<csv::ByteRecord>,
-    len: usize,
+    rows: RawRows,
 }
 
 /// The reader thread: every listed shard in order, in batches; each shard's header,
@@ -223,27 +223,15 @@ fn read_shards(
         loop {
             let mut batch = recycled.try_recv().unwrap_or_else(|_| Batch {
                 shard: k,
-                records: Vec::with_capacity(BATCH_ROWS),
-                len: 0,
+                rows: RawRows::default(),
             });
             batch.shard = k;
-            batch.len = 0;
-            while batch.len < BATCH_ROWS {
-                if batch.records.len() == batch.len {
-                    batch.records.push(csv::ByteRecord::new());
-                }
-                if !reader.next_record(&mut batch.records[batch.len])? {
-                    break;
-                }
-                batch.len += 1;
-            }
-            rows += batch.len as u64;
-            let last = batch.len < BATCH_ROWS;
-            if batch.len > 0 && batches.send(batch).is_err() {
-                return Ok(());
-            }
-            if last {
+            if !reader.read_rows(&mut batch.rows)? {
                 break;
+            }
+            rows += batch.rows.len() as u64;
+            if batches.send(batch).is_err() {
+                return Ok(());
             }
         }
         let digest = reader.finish()?;
@@ -281,23 +269,24 @@ impl Rows<'_> {
     /// Runs `per_row` on every row the filter keeps, in bank order.
     pub(super) fn each(
         &mut self,
-        mut per_row: impl FnMut(&csv::ByteRecord) -> Result<(), RowFailure>,
+        mut per_row: impl FnMut(&RawRow<'_>) -> Result<(), RowFailure>,
     ) -> anyhow::Result<()> {
         while let Ok(batch) = self.batches.recv() {
-            for record in &batch.records[..batch.len] {
-                if !self.filter.keep(self.schema, record) {
+            for i in 0..batch.rows.len() {
+                let record = batch.rows.row(i);
+                if !self.filter.keep(self.schema, &record) {
                     continue;
                 }
-                match per_row(record) {
+                match per_row(&record) {
                     Ok(()) => {}
                     Err(RowFailure::Write(e)) => return Err(e),
                     Err(RowFailure::Bad(e)) => {
-                        let line = record.position().map_or(0, |p| p.line());
+                        let line = record.line();
                         bail!("{}, line {line}: {e}", self.paths[batch.shard].display());
                     }
                 }
             }
-            (self.on_rows)(batch.len as u64);
+            (self.on_rows)(batch.rows.len() as u64);
             let _ = self.recycle.send(batch);
             if self.filter.full() {
                 break;
@@ -457,7 +446,7 @@ fn write_csv(
     let schema = rows.schema;
     rows.each(|record| {
         schema.check(record)?;
-        csv.write_byte_record(record)
+        csv.write_record((0..record.len()).map(|i| record.get(i).unwrap_or_default()))
             .map_err(|e| write_error(&writing, e))
     })?;
     let finished = csv
