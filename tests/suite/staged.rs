@@ -47,6 +47,15 @@ fn stage(gen: Gen, n: u64, k: u64, from_env: bool) -> Command {
     cmd
 }
 
+/// Stage 1 of `run` split into `n` workers, into `DIR/seeds` of a new temporary
+/// directory: that directory and the seeds directory.
+fn seed_split(run: &[&str], n: u64) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let seeds = dir.path().join("seeds");
+    run_all((0..n).map(|k| stage1(run, &seeds, n, k, false)).collect());
+    (dir, seeds)
+}
+
 /// Runs the commands at once, as a job array would, and asserts that all succeeded.
 fn run_all(cmds: Vec<Command>) {
     let children: Vec<_> = cmds.into_iter().map(|mut c| c.spawn().unwrap()).collect();
@@ -405,9 +414,7 @@ fn a_damaged_chunk_stops_the_workers_that_read_it() {
     // 600 seeds in 5 chunks of 128 (chunks 0 and 3 in worker 0's file), 2 shards:
     // stage-2 worker 0 writes seeds 0..300 (chunks 0-2), worker 1 seeds 300..600.
     let run = ["--count", "600", "--seed", "9", "--shard-rows", "300"];
-    let dir = tempfile::tempdir().unwrap();
-    let seeds = dir.path().join("seeds");
-    run_all((0..3).map(|k| stage1(&run, &seeds, 3, k, false)).collect());
+    let (dir, seeds) = seed_split(&run, 3);
     let expand = |k: u64, out: &Path| {
         assert_cmd::Command::from_std(stage2(&run, &seeds, out, 2, k, false)).assert()
     };
@@ -462,9 +469,7 @@ fn a_damaged_chunk_stops_the_workers_that_read_it() {
 #[test]
 fn a_missing_damaged_or_foreign_seed_file_stops_stage_2_naming_it() {
     let run = ["--count", "600", "--seed", "9", "--shard-rows", "100"];
-    let dir = tempfile::tempdir().unwrap();
-    let seeds = dir.path().join("seeds");
-    run_all((0..3).map(|k| stage1(&run, &seeds, 3, k, false)).collect());
+    let (dir, seeds) = seed_split(&run, 3);
     let out = dir.path().join("out");
     let expand = |run: &[&str]| {
         let mut cmd = generate(&out)
