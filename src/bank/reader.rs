@@ -1464,7 +1464,11 @@ impl SeedFiles {
                 what: what.to_string(),
             };
             if m.version != env!("CARGO_PKG_VERSION") {
-                return Err(other("the sudoku-factory version"));
+                return Err(SeedFileError::OtherVersion {
+                    path: mpath,
+                    found: m.version,
+                    this: env!("CARGO_PKG_VERSION"),
+                });
             }
             if let Some(field) = m.params.seed_difference(expect) {
                 return Err(other(&field));

@@ -158,6 +158,12 @@ pub enum SeedFileError {
     },
     #[error("{path} belongs to another run ({what} differs); stage 2 must be given the options of stage 1")]
     OtherRun { path: PathBuf, what: String },
+    #[error("{path} was made by sudoku-factory {found} and this is {this}: stage 2 reads only seed files of its own version (their layout changes between versions); make them again with this one (`generate --stage seeds`)")]
+    OtherVersion {
+        path: PathBuf,
+        found: String,
+        this: &'static str,
+    },
     #[error("{path} is corrupt: {what}; make it again with `generate --stage seeds` (the other workers' files stay valid)")]
     Corrupt { path: PathBuf, what: String },
     #[error(

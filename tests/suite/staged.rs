@@ -503,6 +503,18 @@ fn a_missing_damaged_or_foreign_seed_file_stops_stage_2_naming_it() {
             .and(predicate::str::contains("another run (seed differs)")),
     );
 
+    // Seed files of another version (their layout may differ): refused, saying so.
+    let manifest = seeds.join("seeds-1-of-3.json");
+    let good = std::fs::read_to_string(&manifest).unwrap();
+    let this = format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION"));
+    assert!(good.contains(&this), "{good}");
+    std::fs::write(&manifest, good.replace(&this, "\"version\": \"0.4.4\"")).unwrap();
+    expand(&run).stderr(
+        predicate::str::contains("seeds-1-of-3.json was made by sudoku-factory 0.4.4")
+            .and(predicate::str::contains("make them again")),
+    );
+    std::fs::write(&manifest, good).unwrap();
+
     // A damaged byte in the middle of worker 2's file.
     let bin = seeds.join("seeds-2-of-3.bin");
     let good = std::fs::read(&bin).unwrap();
