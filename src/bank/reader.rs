@@ -701,11 +701,7 @@ impl RecordReader {
                     };
                     rows.ends.push(end as u32);
                     self.line += 1;
-                    rows.spans.push(Span {
-                        start: at as u32,
-                        ends: first_end as u32..rows.ends.len() as u32,
-                        line: self.line,
-                    });
+                    rows.close_row(at, first_end, self.line);
                     at = hit + 1;
                     first_end = rows.ends.len();
                 }
@@ -721,11 +717,7 @@ impl RecordReader {
                 .extend(memchr::memchr_iter(b',', line).map(|comma| (at + comma) as u32));
             rows.ends.push((at + line.len()) as u32);
             self.line += 1;
-            rows.spans.push(Span {
-                start: at as u32,
-                ends: first_end as u32..rows.ends.len() as u32,
-                line: self.line,
-            });
+            rows.close_row(at, first_end, self.line);
             at = window.len();
         }
         if rows.spans.is_empty() {
@@ -745,11 +737,7 @@ impl RecordReader {
                 // end of the one before.
                 rows.text.push(b',');
             }
-            rows.spans.push(Span {
-                start: 0,
-                ends: 0..rows.ends.len() as u32,
-                line: self.quoted.line(),
-            });
+            rows.close_row(0, 0, self.quoted.line());
             return Ok(true);
         }
         self.start = first + at;
@@ -953,6 +941,16 @@ impl RawRows {
     /// True when the batch holds no row.
     pub fn is_empty(&self) -> bool {
         self.spans.is_empty()
+    }
+
+    /// Ends the row that starts at `start` and whose field ends were pushed from
+    /// index `first_end` on.
+    fn close_row(&mut self, start: usize, first_end: usize, line: u64) {
+        self.spans.push(Span {
+            start: start as u32,
+            ends: first_end as u32..self.ends.len() as u32,
+            line,
+        });
     }
 
     /// Row `i` (`i < len()`).
