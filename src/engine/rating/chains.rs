@@ -1433,9 +1433,15 @@ fn propagate(
             // A cycle search reads only the on nodes and their parents, never
             // the off set: it marks only the off nodes a chain continues through
             // (on bivalue cells for Y-cycles, with a strong link for mixed ones).
+            // A static search for "start on ⇒ start off" reads those and the
+            // start off.
             let through = match (mode, until) {
                 (Mode::StaticY, _) => w.strong.bivalue,
                 (_, Until::Depth(_)) => w.strong.linked[d],
+                (_, Until::Refuted(_)) if !dynamic => {
+                    let target = start_on && d == start % 9;
+                    w.strong.linked[d] | (target as u128) << (start / 9)
+                }
                 _ => !0,
             };
             // The digit's places among the cell's peers, marked at once (in cell
