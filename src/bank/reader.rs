@@ -1405,13 +1405,14 @@ impl SeedFile {
 impl SeedFiles {
     /// Opens and checks every seed file in `dir` against `expect` (the params of this
     /// run) for boards of `cells` cells; `n_seeds` is the run's seed count, and this
-    /// worker writes rows of the seeds `wanted` says yes to.
+    /// worker writes rows of the ranges of seeds `wanted` says yes to (asked once per
+    /// chunk).
     pub fn open(
         dir: &Path,
         expect: &Params,
         n_seeds: u64,
         cells: usize,
-        wanted: &dyn Fn(u64) -> bool,
+        wanted: &dyn Fn(std::ops::Range<u64>) -> bool,
     ) -> Result<SeedFiles, SeedFileError> {
         let io = |action, path: &Path| {
             let path = path.to_path_buf();
@@ -1516,7 +1517,7 @@ impl SeedFiles {
             // Every chunk's header and metadata, and the boards this worker will use.
             for c in this.chunks_of(k) {
                 let want = this.seeds_of(c);
-                let mine = want.clone().any(wanted).then_some(&mut boards);
+                let mine = wanted(want.clone()).then_some(&mut boards);
                 seed_file.read_chunk(c, want, &mut meta, mine)?;
             }
             if seed_file.offset != bytes {
@@ -1545,14 +1546,14 @@ impl SeedFiles {
     }
 
     /// Appends the first-round seeds `range` (boards like `empty`) to `out`. Ranges
-    /// must come in order, from seed 0, without gaps. Only a chunk holding a seed
-    /// `wanted` says yes to is decompressed: the seeds of the others come with their
+    /// must come in order, from seed 0, without gaps. Only a chunk whose range of
+    /// seeds `wanted` says yes to is decompressed: the seeds of the others come with their
     /// metadata and key (all that deduplication needs) and `empty` boards.
     pub fn read_seeds<C: Copy + AsMut<[u8]>>(
         &mut self,
         range: std::ops::Range<u64>,
         empty: C,
-        wanted: &dyn Fn(u64) -> bool,
+        wanted: &dyn Fn(std::ops::Range<u64>) -> bool,
         out: &mut Vec<SeedPuzzle<C>>,
     ) -> Result<(), SeedFileError> {
         assert_eq!(range.start, self.next_seed, "seed ranges are read in order");
@@ -1581,12 +1582,15 @@ impl SeedFiles {
         }
     }
 
-    fn load_chunk(&mut self, wanted: &dyn Fn(u64) -> bool) -> Result<(), SeedFileError> {
+    fn load_chunk(
+        &mut self,
+        wanted: &dyn Fn(std::ops::Range<u64>) -> bool,
+    ) -> Result<(), SeedFileError> {
         let c = self.next_chunk;
         self.next_chunk += 1;
         let want = self.layout.seeds_of(c);
         let n = want.end - want.start;
-        self.boards = want.clone().any(wanted);
+        self.boards = wanted(want.clone());
         let file = &mut self.files[self.layout.worker_of(c) as usize];
         let compressed = self.boards.then_some(&mut self.compressed);
         file.read_chunk(c, want.clone(), &mut self.meta, compressed)?;

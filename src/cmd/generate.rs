@@ -181,7 +181,7 @@ fn expand<B: Board>(
     };
     // The seeds this worker writes rows of: only their chunks are decompressed; of
     // the others it needs the canonical keys, which the files keep uncompressed.
-    let wanted = |j: u64| job.writes_rows_of(j);
+    let wanted = |seeds: std::ops::Range<u64>| job.writes_rows_of(seeds);
     let mut read = |range: std::ops::Range<u64>| {
         let mut seeds = Vec::with_capacity((range.end - range.start) as usize);
         files.read_seeds(range, B::empty(), &wanted, &mut seeds)?;

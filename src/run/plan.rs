@@ -192,20 +192,26 @@ impl Job {
             &self.params(),
             self.n_seeds(),
             self.plan.size.side().pow(2),
-            &|j| self.writes_rows_of(j),
+            &|seeds| self.writes_rows_of(seeds),
         )
         .map_err(PlanError::SeedFiles)?;
         Ok(Some(files))
     }
 
-    /// True when this worker writes rows of seed `j` (a variant of it falls in one
-    /// of its shards): of the other seeds, stage 2 needs only the metadata.
-    pub fn writes_rows_of(&self, j: u64) -> bool {
+    /// True when this worker writes rows of a seed of `seeds` (a variant of one
+    /// falls in one of its shards): of the other seeds, stage 2 needs only the
+    /// metadata. Asked once per chunk of seeds, in constant time: the seeds' ids are
+    /// one range, and a range of shards at least as long as the worker count holds
+    /// one of every worker's.
+    pub fn writes_rows_of(&self, seeds: std::ops::Range<u64>) -> bool {
         let (plan, output) = (&self.plan, &self.output);
         let k = u64::from(plan.variants);
-        let (first, end) = (j * k, plan.count.min((j + 1) * k));
-        first < end
-            && (first / output.shard_rows..=(end - 1) / output.shard_rows).any(|s| output.owns(s))
+        let (first, end) = (seeds.start * k, plan.count.min(seeds.end * k));
+        if first >= end {
+            return false;
+        }
+        let (a, b) = (first / output.shard_rows, (end - 1) / output.shard_rows);
+        b - a + 1 >= output.workers || (a..=b).any(|s| output.owns(s))
     }
 }
 
@@ -399,6 +405,37 @@ mod tests {
             },
             dir: PathBuf::from("out"),
             seeds: None,
+        }
+    }
+
+    /// A stage-2 worker asked once per seed, twice for every seed of the run (#36);
+    /// the answer for a range must be whether any of its rows is this worker's.
+    #[test]
+    fn a_range_of_seeds_is_wanted_when_one_of_its_seeds_is() {
+        for (count, variants, shard_rows, workers) in [
+            (1000, 1, 100, 3),
+            (997, 7, 50, 4),
+            (30, 10, 1000, 2),
+            (5000, 3, 7, 5),
+        ] {
+            let mut j = job(Size::Nine, count, variants, "default", "easy");
+            j.output.shard_rows = shard_rows;
+            j.output.workers = workers;
+            let n_seeds = count.div_ceil(u64::from(variants)) + 2;
+            for worker in 0..workers {
+                j.output.worker = worker;
+                for start in 0..n_seeds {
+                    for len in [0, 1, 2, 5, 17, 64] {
+                        let seeds = start..start + len;
+                        let k = u64::from(variants);
+                        let each = seeds.clone().any(|s| {
+                            (s * k..(s + 1) * k)
+                                .any(|id| id < count && j.output.owns(id / shard_rows))
+                        });
+                        assert_eq!(j.writes_rows_of(seeds.clone()), each, "{seeds:?}");
+                    }
+                }
+            }
         }
     }
 

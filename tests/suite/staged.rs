@@ -87,12 +87,12 @@ fn staged_bank(run: &[&str], dir: &Path, n: u64) -> PathBuf {
 }
 
 /// The `n_seeds` seeds in the seed files of a stage 1 split into `workers`, read as
-/// stage 2 reads them: boards only in the chunks of a seed `wanted` says yes to.
+/// stage 2 reads them: boards only in the chunks `wanted` says yes to (a range of seeds).
 fn read_seeds<const CELLS: usize>(
     seeds: &Path,
     workers: u64,
     n_seeds: u64,
-    wanted: &dyn Fn(u64) -> bool,
+    wanted: &dyn Fn(std::ops::Range<u64>) -> bool,
 ) -> Vec<SeedPuzzle<[u8; CELLS]>> {
     let m = read_seed_manifest(&manifest_path(seeds, 0, workers)).unwrap();
     let mut files = SeedFiles::open(seeds, &m.params, n_seeds, CELLS, wanted).unwrap();
@@ -171,7 +171,7 @@ fn seed_files_carry_ratings_and_either_stage_may_skip_them() {
         assert_eq!(rated, want, "{name}: seeds with a rating in the file");
         // A worker that writes no rows of a seed reads its metadata and key alone,
         // without its boards; the key is its canonical form's.
-        let meta = read_seeds::<81>(&seeds, 1, 3000, &|j| j >= 2900);
+        let meta = read_seeds::<81>(&seeds, 1, 3000, &|seeds| seeds.end > 2900);
         for (j, (full, bare)) in read.iter().zip(&meta).enumerate() {
             assert_eq!(full.key, Some(canonical_key(&full.canonical)));
             assert_eq!(
