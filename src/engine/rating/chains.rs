@@ -2,9 +2,10 @@
 //! levels and their base ratings, the length increment); the search is our own.
 //!
 //! A node is a candidate `9 * cell + digit` that is either *on* (the cell holds the
-//! digit) or *off*. Assuming a node, [`propagate`] follows implications breadth
-//! first and records, for every reached node, its parent (the node that implied it)
-//! or, for an *on* node, the cell or unit that forced it:
+//! digit) or *off*. Assuming a node, [`propagate`] follows implications (static
+//! ones breadth first; dynamic ones in SE's order, [`propagate_se`]) and
+//! records, for every reached node, its parent (the node that implied it) or, for
+//! an *on* node, the cell or unit that forced it:
 //!
 //! * on ⇒ off: the other candidates of the cell and the digit's other places in the
 //!   cell's row, column and box;
@@ -22,20 +23,26 @@
 //!    cycle included (named `xy-chain` when its links are all bivalue cells, else
 //!    `aic`). A cycle removes what sees an on and an off node of its digit.
 //! 2. nishio: dynamic on one digit, "p on ⇒ contradiction" (7.5 + length);
-//! 3. static contradiction, double (p on and p off agree), cell and region forcing
-//!    chains (8.0 + length);
-//! 4. the same with dynamic implications (8.5 + length).
+//! 3. static cell and region forcing chains (8.0 + length), as SE's multiple
+//!    chains search them: from cells of three candidates or more, and from a
+//!    unit's places of a digit when its first place is such a cell;
+//! 4. dynamic chains (8.5 + length): contradictions ("p on" or "p off" reaches a
+//!    node both on and off), double forcing (p on and p off agree, from cells of
+//!    three candidates or more), cell and region forcing chains from every cell
+//!    and every unit's places of a digit.
 //!
-//! The length of a conclusion is the number of distinct nodes among its ancestors
-//! (summed over the branches of a cell/region/double chain), and SE adds 0.1 each
-//! time it passes 4, 6, 8, 12, 16, 24, 32, … ([`length_increment`]).
+//! The length of a conclusion is counted as SE counts it: each branch (the chains
+//! to "x on" and to "x off" of a contradiction, one chain per case of a forcing
+//! chain) with its own distinct ancestors, the branches added up, less two; SE
+//! adds 0.1 each time it passes 4, 6, 8, 12, 16, 24, 32, … ([`length_increment`]).
+//! A dynamic branch that reaches a contradiction stops there, its sets partial
+//! (SE's, in the same order), and still counts as a case of a forcing chain.
 //!
 //! Level 1 first asks the static implication closure of the step ([`Reach`], one
 //! pass of Tarjan's algorithm) which candidates a static chain can refute at all, and
 //! searches only those (same results, a quarter less time on SE 5.0+ puzzles).
-//! Level 3 reads every branch's outcome (what "p on" and "p off" switch on and
-//! off, and whether they clash) from the same closure, and propagates only the
-//! branches of the conclusions it rates: one in seventeen on SE 5.0+ puzzles.
+//! Level 3 reads every branch's outcome (what "p on" switches on and off) from the
+//! same closure, and propagates only the branches of the conclusions it rates.
 //! Level 2 propagates only the assumptions that [`nishio_clash`] says clash. Same
 //! results; together 16 % less time on SE 5.0+ puzzles.
 //!
@@ -97,6 +104,8 @@ enum Mode {
     StaticX,
     /// Static, strong links of bivalue cells only (XY-chains).
     StaticY,
+    /// Static, every link, followed in SE's order (level 3's forcing chains).
+    Forcing,
     Nishio,
     Dynamic,
 }
@@ -325,7 +334,7 @@ impl Chains {
         let found = self
             .unary(b, true)
             .or_else(|| self.nishio(b))
-            .or_else(|| self.multiple(b, Mode::Static))
+            .or_else(|| self.multiple(b, Mode::Forcing))
             .or_else(|| self.multiple(b, Mode::Dynamic));
         let Some(best) = found else { return false };
         for i in 0..self.ties.len() {
@@ -389,7 +398,8 @@ impl Chains {
         let mode = match t.technique {
             Technique::XChain => Mode::StaticX,
             Technique::XyChain => Mode::StaticY,
-            Technique::Aic | Technique::ForcingChain => Mode::Static,
+            Technique::Aic => Mode::Static,
+            Technique::ForcingChain => Mode::Forcing,
             Technique::Nishio => Mode::Nishio,
             Technique::DynamicForcingChain => Mode::Dynamic,
             _ => return None,
@@ -499,7 +509,7 @@ impl Chains {
                         _ if y_only => Technique::XyChain,
                         _ => Technique::Aic,
                     };
-                    let mut rating = base + inc_for(t, len);
+                    let mut rating = base + inc_for(len);
                     if mode == Mode::Static {
                         self.chain_ratings.push((n as u16, rating));
                     }
@@ -721,11 +731,11 @@ impl Chains {
                 let until = Until::Contradiction;
                 propagate(b, p, &mut self.work, n, true, Mode::Nishio, until);
                 let x = p.contra as usize;
-                let (len, _, _) = ancestors(b, p, &mut self.work, &[(x, true), (x, false)]);
+                let len = clash_len(b, p, &mut self.work, x);
                 consider(
                     &mut best,
                     &mut self.ties,
-                    75 + inc_for(Technique::Nishio, len),
+                    75 + inc_for(len),
                     Technique::Nishio,
                     n,
                     false,
@@ -759,7 +769,13 @@ impl Chains {
         } else {
             self.static_outcomes(b);
         }
-        for c in Cells128(b.empty) {
+        // SE's multiple chains: at the static level only cell and region forcing
+        // (from cells of three candidates or more); the dynamic level adds
+        // contradictions, and double forcing from cells of three or more (a
+        // bivalue cell is a cell forcing chain).
+        let dynamic = mode == Mode::Dynamic;
+        for c in Cells128(b.empty).filter(|_| dynamic) {
+            let k = digit_count(b.cand[c]);
             for d in Bits(b.cand[c] as u32) {
                 let n = 9 * c + d;
                 // Contradictions: the assumption is false.
@@ -776,18 +792,18 @@ impl Chains {
                         &self.from_off[n]
                     };
                     let x = side.contra as usize;
-                    let (len, _, _) = ancestors(b, side, &mut self.work, &[(x, true), (x, false)]);
+                    let len = clash_len(b, side, &mut self.work, x);
                     consider(
                         &mut best,
                         &mut self.ties,
-                        base + inc_for(t, len),
+                        base + inc_for(len),
                         t,
                         n,
                         place,
                         Source::Alone,
                     );
                 }
-                if self.from_on[n].contra != NONE || self.from_off[n].contra != NONE {
+                if k < 3 {
                     continue;
                 }
                 // Double forcing: p on and p off imply the same.
@@ -801,8 +817,8 @@ impl Chains {
         let mut branches = [0usize; 9];
         for c in Cells128(b.empty) {
             let k = digit_count(b.cand[c]) as usize;
-            if k < 3 {
-                continue; // a bivalue cell is a double forcing chain
+            if k < if dynamic { 2 } else { 3 } {
+                continue;
             }
             for (i, d) in Bits(b.cand[c] as u32).enumerate() {
                 branches[i] = 9 * c + d;
@@ -815,8 +831,10 @@ impl Chains {
             for d in 0..9 {
                 let places = b.pos[d] & um;
                 let k = places.count_ones() as usize;
-                // Two places are a double forcing chain.
-                if k < 3 {
+                // SE starts a region from its first place, at the static level only
+                // when that cell has three candidates or more.
+                let first = places.trailing_zeros() as usize;
+                if k < 2 || !dynamic && digit_count(b.cand[first]) < 3 {
                     continue;
                 }
                 for (i, c) in Cells128(places).enumerate() {
@@ -898,8 +916,7 @@ impl Chains {
         }
     }
 
-    /// [`Self::conclude`] for branches that each assume their node on; none when one of
-    /// them is a contradiction (that is a step of its own, found before).
+    /// [`Self::conclude`] for branches that each assume their node on.
     fn conclude_all_on(
         &mut self,
         b: &Pencilmarks,
@@ -907,9 +924,15 @@ impl Chains {
         rated: (Mode, Source),
         best: &mut Option<Best>,
     ) {
-        if branches.iter().all(|&n| self.from_on[n].contra == NONE) {
-            self.conclude(b, branches, &[true; 9][..branches.len()], rated, best);
+        // A branch that clashed stopped there and still counts, with what it had
+        // reached (SE's partial sets): at the static level the closure's outcome
+        // is the whole of it, so the branch is propagated first.
+        for &n in branches {
+            if self.from_on[n].contra != NONE {
+                self.trace(b, n, true, rated.0);
+            }
         }
+        self.conclude(b, branches, &[true; 9][..branches.len()], rated, best);
     }
 
     /// The conclusions common to every branch (node `branches[i]` assumed on when
@@ -967,14 +990,28 @@ impl Chains {
             for (k, &word) in set_.iter().enumerate() {
                 for bit in Bits64(word) {
                     let q = 64 * k + bit;
+                    // Counted no further than a tie with the best so far allows.
+                    let most = match best {
+                        Some(found) => match longest(base, found.rating) {
+                            Some(k) => k + 2,
+                            None => return,
+                        },
+                        None => usize::MAX,
+                    };
                     let mut len = 0;
                     for i in 0..branches.len() {
                         len += ancestors(b, prop(i), w, &[(q, place)]).0;
+                        if len > most {
+                            break;
+                        }
+                    }
+                    if len > most {
+                        continue;
                     }
                     consider(
                         best,
                         ties,
-                        base.saturating_add(inc_for(t, len)),
+                        base.saturating_add(inc_for(len)),
                         t,
                         q,
                         place,
@@ -1210,23 +1247,12 @@ fn branch(b: &Pencilmarks, p: &Prop, roots: &[(usize, bool)]) -> Vec<Node> {
     nodes
 }
 
-/// SE's length increment of a conclusion of technique `t` with `len` nodes.
-fn inc_for(t: Technique, len: usize) -> u8 {
-    length_increment((len as i64 - uncounted(t)).max(0) as usize)
-}
-
-/// How many of a conclusion's counted nodes SE's length leaves out, per level:
-/// measured against `se-rated.txt` (one global convention per level, the offset
-/// that best matches SE's tiers): static chains without their two ends (the
-/// assumption and its negation), nishio without one, static multiple chains without
-/// two, dynamic chains all of them.
-fn uncounted(t: Technique) -> i64 {
-    match t {
-        Technique::XChain | Technique::XyChain | Technique::Aic => 2,
-        Technique::Nishio => 1,
-        Technique::ForcingChain => 2,
-        _ => 0,
-    }
+/// SE's length increment of a chain conclusion counted `len` nodes: SE counts each
+/// branch of a conclusion (the chains to "x on" and to "x off" of a contradiction,
+/// one chain per case of a forcing chain) with its own ancestors, the branch's end
+/// included, adds the branches up and leaves out two.
+fn inc_for(len: usize) -> u8 {
+    length_increment(len.saturating_sub(2))
 }
 
 /// Keeps the lowest-rated conclusion in `best` and every conclusion rated no higher
@@ -1364,16 +1390,14 @@ fn propagate(
     mode: Mode,
     until: Until,
 ) {
+    if matches!(mode, Mode::Forcing | Mode::Nishio | Mode::Dynamic) {
+        return propagate_se(b, p, w, start, start_on, mode, until);
+    }
     p.on = [0; 9];
     p.off = [0; 9];
     p.contra = NONE;
-    let dynamic = matches!(mode, Mode::Nishio | Mode::Dynamic);
-    let cells_link = !matches!(mode, Mode::Nishio | Mode::StaticX);
+    let cells_link = mode != Mode::StaticX;
     let units_link = mode != Mode::StaticY;
-    if dynamic {
-        w.cand = b.cand;
-        w.pos = b.pos;
-    }
     let mut tail = 0usize;
     // Marks node (c, d) and queues it; records a clash as the contradiction.
     macro_rules! mark {
@@ -1393,7 +1417,7 @@ fn propagate(
                     p.contra = node as u16;
                 }
                 // A static off node without strong links implies nothing.
-                if $on || dynamic || w.strong.len[node] != 0 {
+                if $on || w.strong.len[node] != 0 {
                     w.queue[tail] = node as u16 | if $on { ON } else { 0 };
                     tail += 1;
                 }
@@ -1438,7 +1462,7 @@ fn propagate(
             let through = match (mode, until) {
                 (Mode::StaticY, _) => w.strong.bivalue,
                 (_, Until::Depth(_)) => w.strong.linked[d],
-                (_, Until::Refuted(_)) if !dynamic => {
+                (_, Until::Refuted(_)) => {
                     let target = start_on && d == start % 9;
                     w.strong.linked[d] | (target as u128) << (start / 9)
                 }
@@ -1454,11 +1478,7 @@ fn propagate(
                     p.contra = (9 * clash.trailing_zeros() as usize + d) as u16;
                 }
                 // A static off node without strong links implies nothing.
-                let queued = if dynamic {
-                    new
-                } else {
-                    new & w.strong.linked[d]
-                };
+                let queued = new & w.strong.linked[d];
                 for q in Cells128(new) {
                     p.par_off[9 * q + d] = n as u16;
                 }
@@ -1467,7 +1487,7 @@ fn propagate(
                     tail += 1;
                 }
             }
-        } else if !dynamic {
+        } else {
             let (links, k) = (w.strong.to[n], w.strong.len[n] as usize);
             for &(on, cause) in &links[..k] {
                 let by_unit = cause >= CAUSE_UNIT;
@@ -1476,20 +1496,133 @@ fn propagate(
                     mark!(on / 9, on % 9, true, cause);
                 }
             }
+        }
+    }
+}
+
+/// A propagation in SE's order, for the levels that rate SE's multiple, nishio and
+/// dynamic chains: every pending on node is expanded before the next off node, an
+/// on node switches off its cell's other candidates (not in nishio) and then its
+/// digit's places in its box, its row and its column, and an off node switches on
+/// its cell's other candidate (not in nishio) and then its digit's other place in
+/// its box, its row and its column, when that is the last one: on the board
+/// (static, [`Mode::Forcing`]) or given every off node expanded so far (dynamic).
+/// The order decides which contradiction comes first, what a branch that meets one
+/// has reached, and each node's parents, so the lengths SE rates. A clash is
+/// recorded (with its parent) but not added: the sets stay disjoint, as SE's.
+fn propagate_se(
+    b: &Pencilmarks,
+    p: &mut Prop,
+    w: &mut Work,
+    start: usize,
+    start_on: bool,
+    mode: Mode,
+    until: Until,
+) {
+    debug_assert!(until == Until::Contradiction);
+    p.on = [0; 9];
+    p.off = [0; 9];
+    p.contra = NONE;
+    let cells_link = mode != Mode::Nishio;
+    let dynamic = mode != Mode::Forcing;
+    w.cand = b.cand;
+    w.pos = b.pos;
+    // On nodes queue in `stack`, off nodes in `queue`.
+    let (mut on_head, mut on_tail, mut off_head, mut off_tail) = (0usize, 0usize, 0usize, 0usize);
+    macro_rules! mark {
+        ($c:expr, $d:expr, $on:expr, $parent:expr) => {{
+            let (c, d): (usize, usize) = ($c, $d);
+            let node = 9 * c + d;
+            let (mine, other, par) = if $on {
+                (&mut p.on, &p.off, &mut p.par_on)
+            } else {
+                (&mut p.off, &p.on, &mut p.par_off)
+            };
+            let bit = 1u128 << c;
+            if mine[d] & bit == 0 {
+                par[node] = $parent;
+                if other[d] & bit != 0 {
+                    // As in SE, the sets stay disjoint: the clash is recorded
+                    // (with its parent) but not added.
+                    p.contra = node as u16;
+                } else if $on {
+                    mine[d] |= bit;
+                    w.stack[on_tail] = node as u16;
+                    on_tail += 1;
+                } else {
+                    mine[d] |= bit;
+                    w.queue[off_tail] = node as u16;
+                    off_tail += 1;
+                }
+            }
+        }};
+    }
+    mark!(start / 9, start % 9, start_on, START);
+    while p.contra == NONE && (on_head < on_tail || off_head < off_tail) {
+        if on_head < on_tail {
+            let n = w.stack[on_head] as usize;
+            on_head += 1;
+            let (c, d) = (n / 9, n % 9);
+            if cells_link {
+                for e2 in Bits((b.cand[c] & !(1 << d)) as u32) {
+                    mark!(c, e2, false, n as u16);
+                    if p.contra != NONE {
+                        break;
+                    }
+                }
+            }
+            let [row, col, bx] = CELL_UNITS[c];
+            let in_box = UNIT_MASK[bx as usize];
+            for m in [
+                in_box,
+                UNIT_MASK[row as usize] & !in_box,
+                UNIT_MASK[col as usize] & !in_box,
+            ] {
+                if p.contra != NONE {
+                    break;
+                }
+                // One part's places at once, in cell order (SE's order within a
+                // part); a clash ends it, the places before it marked.
+                let mut new = m & b.pos[d] & !(1u128 << c) & !p.off[d];
+                let clash = new & p.on[d];
+                if clash != 0 {
+                    let q = clash.trailing_zeros() as usize;
+                    new &= (1u128 << q) - 1;
+                    p.par_off[9 * q + d] = n as u16;
+                    p.contra = (9 * q + d) as u16;
+                }
+                p.off[d] |= new;
+                for q in Cells128(new) {
+                    p.par_off[9 * q + d] = n as u16;
+                    w.queue[off_tail] = (9 * q + d) as u16;
+                    off_tail += 1;
+                }
+            }
         } else {
+            let n = w.queue[off_head] as usize;
+            off_head += 1;
+            let (c, d) = (n / 9, n % 9);
             w.cand[c] &= !(1 << d);
             w.pos[d] &= !(1u128 << c);
+            // Static: what the board leaves besides n (n's cell and places are
+            // put back for the next off node).
+            let (cand, pos) = (w.cand[c], w.pos[d]);
+            if !dynamic {
+                w.cand[c] = b.cand[c];
+                w.pos[d] = b.pos[d];
+            }
             if cells_link {
-                let r = w.cand[c];
+                let r = cand;
                 if r.one() {
                     mark!(c, r.trailing_zeros() as usize, true, CAUSE_CELL + c as u16);
                 }
             }
-            for &u in &CELL_UNITS[c] {
-                if !units_link {
+            let [row, col, bx] = CELL_UNITS[c];
+            for u in [bx, row, col] {
+                if p.contra != NONE {
                     break;
                 }
-                let r = w.pos[d] & UNIT_MASK[u as usize];
+                let r = pos & UNIT_MASK[u as usize];
                 if r.one() {
                     mark!(r.trailing_zeros() as usize, d, true, CAUSE_UNIT + u as u16);
                 }
@@ -1560,6 +1693,12 @@ fn ancestors(
         }
     }
     (count, x_only, y_only)
+}
+
+/// The node count SE gives a contradiction on node `x`: the two chains to "x on"
+/// and to "x off", each with its own ancestors (those they share count twice).
+fn clash_len(b: &Pencilmarks, p: &Prop, w: &mut Work, x: usize) -> usize {
+    ancestors(b, p, w, &[(x, true)]).0 + ancestors(b, p, w, &[(x, false)]).0
 }
 
 /// Whether the static chain "n on ⇒ A off ⇒ … ⇒ Z on ⇒ n off" in `p` is a cycle
@@ -1712,9 +1851,10 @@ mod tests {
         );
     }
 
-    /// The closure's outcome of every static branch is the propagation's: the same
-    /// on and off sets when it meets no contradiction, a contradiction when it
-    /// does; and [`Chains::trace`] puts the propagation itself in its place.
+    /// The closure's outcome of every static branch is the propagation's (level 3's,
+    /// in SE's order): the same on and off sets when it meets no contradiction, a
+    /// contradiction when it does; and [`Chains::trace`] puts the propagation itself
+    /// in its place (what a branch that clashed had reached, the parents).
     #[test]
     fn static_outcomes_are_the_propagations() {
         let text = include_str!("../../../data/qqwing-10k.txt");
@@ -1739,7 +1879,7 @@ mod tests {
                             &mut chains.work,
                             n,
                             on,
-                            Mode::Static,
+                            Mode::Forcing,
                             until,
                         );
                         let read = if on {
@@ -1755,7 +1895,7 @@ mod tests {
                             assert_eq!(read.contra, CLASH, "{what}");
                             clashes += 1;
                         }
-                        chains.trace(&board, n, on, Mode::Static);
+                        chains.trace(&board, n, on, Mode::Forcing);
                         let traced = if on {
                             &chains.from_on[n]
                         } else {
