@@ -123,6 +123,15 @@ struct Prop {
 }
 
 impl Prop {
+    /// The node set of polarity `on`, the other set, and the first one's parents.
+    fn sides(&mut self, on: bool) -> (&mut Nodes, &Nodes, &mut [u16; 729]) {
+        if on {
+            (&mut self.on, &self.off, &mut self.par_on)
+        } else {
+            (&mut self.off, &self.on, &mut self.par_off)
+        }
+    }
+
     fn new() -> Self {
         Prop {
             on: [0; 9],
@@ -1391,7 +1400,9 @@ fn propagate(
     until: Until,
 ) {
     if matches!(mode, Mode::Forcing | Mode::Nishio | Mode::Dynamic) {
-        return propagate_se(b, p, w, start, start_on, mode, until);
+        // These levels only ever look for the first contradiction.
+        debug_assert!(until == Until::Contradiction);
+        return propagate_se(b, p, w, (start, start_on), mode);
     }
     p.on = [0; 9];
     p.off = [0; 9];
@@ -1404,11 +1415,7 @@ fn propagate(
         ($c:expr, $d:expr, $on:expr, $parent:expr) => {{
             let (c, d): (usize, usize) = ($c, $d);
             let node = 9 * c + d;
-            let (mine, other, par) = if $on {
-                (&mut p.on, &p.off, &mut p.par_on)
-            } else {
-                (&mut p.off, &p.on, &mut p.par_off)
-            };
+            let (mine, other, par) = p.sides($on);
             let bit = 1u128 << c;
             if mine[d] & bit == 0 {
                 mine[d] |= bit;
@@ -1510,16 +1517,9 @@ fn propagate(
 /// The order decides which contradiction comes first, what a branch that meets one
 /// has reached, and each node's parents, so the lengths SE rates. A clash is
 /// recorded (with its parent) but not added: the sets stay disjoint, as SE's.
-fn propagate_se(
-    b: &Pencilmarks,
-    p: &mut Prop,
-    w: &mut Work,
-    start: usize,
-    start_on: bool,
-    mode: Mode,
-    until: Until,
-) {
-    debug_assert!(until == Until::Contradiction);
+/// The propagation runs until the first contradiction.
+fn propagate_se(b: &Pencilmarks, p: &mut Prop, w: &mut Work, assumed: (usize, bool), mode: Mode) {
+    let (start, start_on) = assumed;
     p.on = [0; 9];
     p.off = [0; 9];
     p.contra = NONE;
@@ -1533,11 +1533,7 @@ fn propagate_se(
         ($c:expr, $d:expr, $on:expr, $parent:expr) => {{
             let (c, d): (usize, usize) = ($c, $d);
             let node = 9 * c + d;
-            let (mine, other, par) = if $on {
-                (&mut p.on, &p.off, &mut p.par_on)
-            } else {
-                (&mut p.off, &p.on, &mut p.par_off)
-            };
+            let (mine, other, par) = p.sides($on);
             let bit = 1u128 << c;
             if mine[d] & bit == 0 {
                 par[node] = $parent;
