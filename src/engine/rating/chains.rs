@@ -755,12 +755,13 @@ impl Chains {
         best
     }
 
-    /// Levels 3 and 4: contradiction, double, cell and region forcing chains.
+    /// Levels 3 and 4: cell and region forcing chains (static, [`Mode::Forcing`]);
+    /// contradiction, double, cell and region forcing chains (dynamic), as SE's
+    /// multiple chains search them (see the module docs).
     ///
-    /// Every candidate is assumed on and off, and the outcomes compared. At the
-    /// static level the closure gives each outcome ([`Chains::static_outcomes`]),
-    /// and only the branches of a conclusion are propagated, to rate it (about one
-    /// in seventeen on SE 5.0+ puzzles); dynamic outcomes need the propagations.
+    /// At the static level the closure gives each branch's outcome
+    /// ([`Chains::static_outcomes`]), and only the branches of a conclusion are
+    /// propagated, to rate it; dynamic outcomes need the propagations.
     fn multiple(&mut self, b: &Pencilmarks, mode: Mode) -> Option<Best> {
         let (t, base) = level_of(mode);
         let mut best: Option<Best> = None;
