@@ -10,7 +10,7 @@
 # model in the README ("Beyond one machine").
 #
 # Then stage 2's balance at the default shard size (BALANCE_ROWS, default 30000, at
-# --variants 1: every row in one shard).
+# --variants 1: every row in one shard), in interleaved rounds (BALANCE_REPS).
 #
 # Usage: scripts/bench-staged.sh [ROWS_V1] [ROWS_V100] [MINIMAL_SEEDS]
 #        (default 20000 2000000 2000; BIN=path uses that binary instead of building;
@@ -91,59 +91,62 @@ done
 # Per worker CPU of each stage at N = 1 and 3, and each merged bank against one
 # `generate` (the issue #36 acceptance: the largest stage-2 worker <= 0.5x the N = 1
 # stage 2, bytes identical). A stage-2 worker takes tens of milliseconds here, below
-# what /usr/bin/time prints: each one runs BALANCE_REPS times (default 9), its CPU
-# read to the microsecond (getrusage), and the median is shown.
+# what /usr/bin/time prints, and this box's speed drifts over seconds: the N = 1 stage
+# 2 and the three N = 3 workers run in turn, BALANCE_REPS rounds (default 15), each
+# CPU read to the microsecond (getrusage); the table shows each one's median and the
+# ratio is the median over rounds of (largest N = 3 worker / N = 1 stage 2) in the
+# same round.
 balance_rows=${BALANCE_ROWS:-30000}
-reps=${BALANCE_REPS:-9}
+reps=${BALANCE_REPS:-15}
 args=(--count "$balance_rows" --variants 1 --seed 1 --threads 1 --quiet)
-# median_cpu LABEL OUT CMD...: runs CMD (which writes OUT) $reps times, OUT removed
-# before each; appends "elapsed cpu" (median of each, seconds) to $work/LABEL.
-median_cpu() {
-  local label=$1 out=$2
-  shift 2
-  python3 - "$reps" "$out" "$@" >>"$work/$label" <<'PY'
-import os, resource, shutil, statistics, subprocess, sys, time
-reps, out, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
-cpu, wall = [], []
-for _ in range(reps):
-    shutil.rmtree(out, ignore_errors=True)
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.monotonic()
-    subprocess.run(cmd, check=True)
-    wall.append(time.monotonic() - start)
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu.append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
-print(f"{statistics.median(wall):.4f} {statistics.median(cpu):.4f}")
-PY
-}
-# balance N: both stages with N workers, stage 2 timed by median_cpu, merged and
-# checked against the one-process bank.
-balance() {
-  local n=$1 k d=$work/balance-n$1 parts=()
-  for ((k = 0; k < n; k++)); do
-    timed "s1-b-$n" "$bin" generate "${args[@]}" --stage seeds --workers "$n" --worker "$k" --out "$d/seeds"
-  done
-  for ((k = 0; k < n; k++)); do
-    median_cpu "s2-b-$n" "$d/w$k" "$bin" generate "${args[@]}" --seeds "$d/seeds" --workers "$n" --worker "$k" --out "$d/w$k"
-    parts+=("$d/w$k")
-  done
-  "$bin" merge "$d/merged" "${parts[@]}" --quiet
-  same_as "$work/balance-one" "$d/merged"
-}
 timed "one-process" "$bin" generate "${args[@]}" --out "$work/balance-one"
+for n in 1 3; do
+  for ((k = 0; k < n; k++)); do
+    timed "s1-b-$n" "$bin" generate "${args[@]}" --stage seeds --workers "$n" --worker "$k" \
+      --out "$work/balance-n$n/seeds"
+  done
+done
+# The rounds: prints per worker "N K median_wall median_cpu" and the ratio line.
+python3 - "$reps" "$work" "$bin" "${args[@]}" >"$work/rounds" <<'PY'
+import os, resource, shutil, statistics, subprocess, sys, time
+reps, work, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+runs = [(1, 0), (3, 0), (3, 1), (3, 2)]
+cpu = {r: [] for r in runs}
+wall = {r: [] for r in runs}
+for i in range(reps):
+    # A different order each round, so no worker always follows the same one.
+    for n, k in runs[i % 4:] + runs[:i % 4]:
+        out = f"{work}/balance-n{n}/w{k}"
+        shutil.rmtree(out, ignore_errors=True)
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.monotonic()
+        subprocess.run(cmd[:1] + ["generate"] + cmd[1:] + [
+            "--seeds", f"{work}/balance-n{n}/seeds", "--workers", str(n),
+            "--worker", str(k), "--out", out], check=True)
+        wall[(n, k)].append(time.monotonic() - start)
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu[(n, k)].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+for n, k in runs:
+    print(n, k, f"{statistics.median(wall[(n, k)]):.4f}", f"{statistics.median(cpu[(n, k)]):.4f}")
+ratios = sorted(max(cpu[(3, k)][i] for k in range(3)) / cpu[(1, 0)][i] for i in range(reps))
+print("ratio", f"{statistics.median(ratios):.2f}", f"{ratios[0]:.2f}", f"{ratios[-1]:.2f}")
+PY
+for n in 1 3; do
+  parts=()
+  for ((k = 0; k < n; k++)); do parts+=("$work/balance-n$n/w$k"); done
+  "$bin" merge "$work/balance-n$n/merged" "${parts[@]}" --quiet
+  same_as "$work/balance-one" "$work/balance-n$n/merged"
+done
 echo
-printf "default shard size, --variants 1, %d rows (one process: %s CPU s; stage 2: median of %d runs)\n" \
+printf "default shard size, --variants 1, %d rows (one process: %s CPU s; stage 2: median of %d interleaved rounds)\n" \
   "$balance_rows" "$(awk '{ print $2 }' "$work/one-process")" "$reps"
 printf "%3s  %-16s %9s %9s   %s\n" N stage "wall s" "max cpu" "cpu s per worker"
 for n in 1 3; do
-  balance "$n"
   row "" "$n" "staged: seeds" "s1-b-$n" | cut -c10-
-  awk -v n="$n" '{ wall += $1; cpu = cpu sep sprintf("%.4f", $2); sep = " "; if ($2 > max) max = $2 }
-    END { printf "%3s  %-16s %9.4f %9.4f   %s\n", n, "staged: expand", wall, max, cpu }' "$work/s2-b-$n"
+  awk -v n="$n" '$1 == n { wall += $3; cpu = cpu sep $4; sep = " "; if ($4 > max) max = $4 }
+    END { printf "%3s  %-16s %9.4f %9.4f   %s\n", n, "staged: expand", wall, max, cpu }' "$work/rounds"
 done
-awk 'NR == FNR { if ($2 > one) one = $2; next } { if ($2 > max) max = $2 }
-  END { printf "largest stage-2 worker at N = 3: %.2fx the N = 1 stage 2 (goal <= 0.5x)\n", max / one }' \
-  "$work/s2-b-1" "$work/s2-b-3"
+awk '$1 == "ratio" { printf "largest stage-2 worker at N = 3: %.2fx the N = 1 stage 2 in the same round, median (rounds %.2f-%.2fx; goal <= 0.5x)\n", $2, $3, $4 }' "$work/rounds"
 
 # The cost of one minimal seed: every minimal puzzle lands in one wide band.
 [[ -n ${ONLY_BALANCE:-} ]] && exit 0

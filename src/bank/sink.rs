@@ -509,8 +509,18 @@ impl BankWriter {
     }
 
     fn close_shard(&mut self) -> Result<(), SinkError> {
+        if self.put_shard_in_place()? {
+            self.write_manifest()?;
+        }
+        Ok(())
+    }
+
+    /// Syncs the open shard, renames it into place and lists it in the manifest in
+    /// memory; false when no shard was open. The caller writes the manifest: until
+    /// then a resumed run removes the shard as unfinished.
+    fn put_shard_in_place(&mut self) -> Result<bool, SinkError> {
         let Some(shard) = self.open.take() else {
-            return Ok(());
+            return Ok(false);
         };
         let tmp = shard.tmp.clone();
         let result = (|| {
@@ -535,7 +545,7 @@ impl BankWriter {
             });
             self.manifest.rows += shard.rows;
             self.manifest.bytes += hashing.bytes;
-            self.write_manifest()
+            Ok(true)
         })();
         if result.is_err() {
             let _ = fs::remove_file(&tmp);
@@ -549,9 +559,11 @@ impl BankWriter {
         write_atomic(&self.config.dir, &self.config.dir.join(MANIFEST), &json)
     }
 
-    /// Closes the last shard and marks the manifest complete.
+    /// Closes the last shard and marks the manifest complete: one manifest write
+    /// lists the last shard and says complete (each is an fsync of the file and one
+    /// of the directory: a stage-2 worker's fixed cost).
     pub fn finish(mut self) -> Result<Manifest, SinkError> {
-        self.close_shard()?;
+        self.put_shard_in_place()?;
         self.manifest.complete = true;
         self.write_manifest()?;
         Ok(self.manifest.clone())
