@@ -18,11 +18,12 @@
 //! | naked pair, X-wing, hidden pair | 3.0, 3.2, 3.4 |
 //! | naked triple, swordfish, hidden triple | 3.6, 3.8, 4.0 |
 //! | skyscraper, two-string kite, turbot fish, empty rectangle | 4.0, 4.1, 4.2, 4.3 |
+//! | two strong links of one digit, one of them grouped (turbot fish) | 4.3 |
 //! | XY-wing, XYZ-wing | 4.2, 4.4 |
 //! | unique rectangle types 1 and 4 / 2 / 3 (naked or hidden set) | 4.5 / 4.6 / 4.5–4.8 |
 //! | unique loops of 6 / 8 / 10+ cells (the rectangle's types, same increments) | 4.6 / 4.7 / 5.0 |
 //! | naked quad, jellyfish, hidden quad | 5.0, 5.2, 5.4 |
-//! | three strong links of one digit | 5.4–5.6 |
+//! | three strong links of one digit / one of them grouped | 5.4–5.6 / 5.7 |
 //! | WXYZ-wing | 5.5–5.6 |
 //! | VWXYZ-wing | 6.2–6.4 |
 //! | BUG type 1 / type 2 | 5.6 / 5.7 |
