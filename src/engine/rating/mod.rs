@@ -25,8 +25,8 @@
 //! | naked quad, jellyfish, hidden quad | 5.0, 5.2, 5.4 |
 //! | three strong links of one digit / one of them grouped | 5.4–5.6 / 5.7 |
 //! | WXYZ-wing | 5.5–5.6 |
-//! | VWXYZ-wing | 6.2–6.4 |
 //! | BUG type 1 / type 2 | 5.6 / 5.7 |
+//! | VWXYZ-wing | 6.2–6.4 |
 //! | X-cycle or Y-cycle (bivalue cells) / forcing X-chain | 6.5 / 6.6 + length |
 //! | any other static cycle or "p on ⇒ p off" chain (XY-chain, AIC) | 7.0 + length |
 //! | nishio (dynamic, one digit) | 7.5 + length |
@@ -764,8 +764,8 @@ impl Rater {
             || hidden_set(b, f, 4, false, &mut u[7])
             || three_links(b, f, &mut d[4])
             || wxyz_wing(b, f, &mut u[10])
-            || vwxyz_wing(b, f)
             || uniq::bug(b, f)
+            || vwxyz_wing(b, f)
             || self.chains.find(b, f)
     }
 }

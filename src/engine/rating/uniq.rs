@@ -430,7 +430,7 @@ fn is_grave_without(b: &Pencilmarks, cells: &[usize], extra: &[u16]) -> bool {
     })
 }
 
-/// BUG types 1 and 2.
+/// BUG types 1 and 2 (tried after the WXYZ-wing, before the VWXYZ-wing).
 pub(crate) fn bug(b: &Pencilmarks, f: &mut Found) -> bool {
     // The non-bivalue cells (trivalue only) and, for each, the digits that could be
     // its extra one: the candidate with three or more places in each of its units.
