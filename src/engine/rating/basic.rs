@@ -901,10 +901,11 @@ impl GroupedSearch<'_> {
     ) {
         // The weak link: the far node and the next near one in one unit.
         let mut linked = Bits(far_units).fold(0, |m, u| m | self.near_in[u]);
+        let any_grouped = self.chain[..k].iter().any(|&e| self.grouped >> e & 1 != 0);
         if k + 1 == self.n {
             // A grouped link in the chain, and each chain once (not also
             // backwards): its last link's index is at least its first's.
-            if !self.chain[..k].iter().any(|&e| self.grouped >> e & 1 != 0) {
+            if !any_grouped {
                 linked &= self.grouped;
             }
             linked &= !0 << (self.chain[0] & !1);
@@ -918,8 +919,7 @@ impl GroupedSearch<'_> {
             let targets = targets & !cells;
             let (_, far, far_units) = l.ends(e);
             if k + 1 < self.n {
-                let none_grouped =
-                    !l.grouped && !self.chain[..k].iter().any(|&e| self.grouped >> e & 1 != 0);
+                let none_grouped = !l.grouped && !any_grouped;
                 if targets != 0
                     && !(k + 2 == self.n && none_grouped && far_units & self.grouped_near == 0)
                 {
