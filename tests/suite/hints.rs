@@ -2,16 +2,17 @@
 //! step, its patterns (houses, digits, cells, conclusions, chains) and the board
 //! before it. These tests check, with their own reading of the rules and nothing
 //! of the rater's code, that each stated pattern justifies each stated conclusion
-//! on the stated candidate grid: hidden pairs, XY-wings, and every chain (X-chains,
-//! AICs, nishio, static and dynamic forcing chains) node by node.
+//! on the stated candidate grid: hidden pairs, XY-wings, aligned triplet exclusions,
+//! and every chain (X-chains, AICs, nishio, static and dynamic forcing chains) node
+//! by node.
 
 use serde_json::Value;
 
 use crate::common::factory;
 
 /// Puzzles of `se-rated.txt` whose paths take, among others, a hidden pair, an
-/// XY-wing, an X-chain, an AIC, an XY-chain, a nishio, a static and a dynamic
-/// forcing chain.
+/// XY-wing, an X-chain, an AIC, an XY-chain, an aligned triplet exclusion, a nishio, a
+/// static and a dynamic forcing chain.
 const PUZZLES: &[&str] = &[
     "..267.....4.1..37..7...4..1..72.9.582.......495.4.17..8..7...9..95..3.6.....568..",
     "87.....39.53...27....3.5......682......1.3...2.9.4.3.8.8.7.9.5.1.7...8.3.2..3..4.",
@@ -26,6 +27,8 @@ const PUZZLES: &[&str] = &[
     // X-chain and a dynamic forcing chain of their own.
     ".8.6...3.4.....5.6..2..5...6...73...83..6..71...98...4...4..6..1.3.....7.4...9.8.",
     "...8.5...4...1...6....7......9.8.1.....5.1....31.4.75.1..7.8..3..6...2...27...91.",
+    // Since 0.4.8: an aligned triplet exclusion.
+    ".7.....8.1.......49..158..3...286.....34.92...6.3.5.9.6..8.1..9.1.....3...7.2.6..",
 ];
 
 /// The board before a step, as the JSON gives it.
@@ -159,6 +162,47 @@ fn check_xy_wing(board: &Board, p: &Value) {
     let (a, b, z) = wing.unwrap_or_else(|| panic!("no XY-wing in these cells: {p}"));
     for (c, d) in elims {
         assert!(d == z && sees(c, a) && sees(c, b) && board.has(c, d), "{p}");
+    }
+}
+
+/// An aligned triplet exclusion: three cells, then two or more excluders (cells of
+/// two or three candidates that see all three); each eliminated digit of a cell of
+/// the three has no choice of values for the three with it that is allowed: none
+/// where two of them sharing a house take one digit or an excluder keeps no
+/// candidate.
+fn check_aligned_triplet(board: &Board, p: &Value) {
+    let cells = numbers(&p["cells"]);
+    let (base, excluders) = cells.split_at(3);
+    assert!(excluders.len() >= 2, "{p}");
+    for &e in excluders {
+        let n = board.digits(e).len();
+        assert!(
+            (2..=3).contains(&n) && base.iter().all(|&c| sees(e, c)),
+            "{p}"
+        );
+    }
+    let allowed = |v: [usize; 3]| {
+        let clash = (0..3).any(|i| (i + 1..3).any(|j| v[i] == v[j] && sees(base[i], base[j])));
+        let starved = excluders
+            .iter()
+            .any(|&e| board.digits(e).iter().all(|d| v.contains(d)));
+        !clash && !starved
+    };
+    let elims = pairs(&p["eliminations"]);
+    assert!(!elims.is_empty(), "{p}");
+    for (c, d) in elims {
+        let i = base
+            .iter()
+            .position(|&b| b == c)
+            .expect("a cell of the three");
+        assert!(board.has(c, d), "{p}");
+        for x in board.digits(base[(i + 1) % 3]) {
+            for y in board.digits(base[(i + 2) % 3]) {
+                let mut v = [0; 3];
+                (v[i], v[(i + 1) % 3], v[(i + 2) % 3]) = (d, x, y);
+                assert!(!allowed(v), "{d} in cell {c} with {v:?} is allowed: {p}");
+            }
+        }
     }
 }
 
@@ -344,6 +388,7 @@ fn every_hint_pattern_justifies_its_conclusions_on_the_candidate_grid() {
             for p in patterns {
                 match technique {
                     "hidden-pair" => check_hidden_pair(&board, p),
+                    "aligned-triplet-exclusion" => check_aligned_triplet(&board, p),
                     "xy-wing" => check_xy_wing(&board, p),
                     "x-chain" => {
                         let digits = check_chain(&board, p);
@@ -364,6 +409,7 @@ fn every_hint_pattern_justifies_its_conclusions_on_the_candidate_grid() {
         "x-chain",
         "aic",
         "xy-chain",
+        "aligned-triplet-exclusion",
         "nishio",
         "forcing-chain",
         "dynamic-forcing-chain",

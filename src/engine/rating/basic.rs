@@ -26,11 +26,55 @@ use super::{Found, Pencilmarks, Technique};
 #[derive(Default)]
 pub(crate) struct Memo {
     /// Hidden sets (direct pairs and triples, pairs, triples, quads), naked sets
-    /// (pairs, triples, quads), XY-, XYZ- and WXYZ-wings: [`Pencilmarks::unit_stamp`]s.
+    /// (pairs, triples, quads), XY-, XYZ- and WXYZ-wings:
+    /// [`Pencilmarks::unit_stamp`]s.
     pub units: [[u64; 27]; 11],
     /// Fish (2, 3, 4), turbot fish, three strong links, locked candidates (direct,
     /// not): [`Pencilmarks::digit_stamp`]s.
     pub digits: [[u64; 9]; 7],
+    /// Aligned triplets: the candidates of every cell.
+    pub triplets: CellMemo,
+}
+
+/// The candidates of every cell when a finder last found nothing, on the board of the
+/// puzzle loaded `load`-th ([`Pencilmarks::loads`]). Candidates only shrink while a
+/// puzzle is solved, so a cell whose candidates equal the memo's did not change.
+pub(crate) struct CellMemo {
+    load: u64,
+    cand: [u16; 81],
+}
+
+impl Default for CellMemo {
+    fn default() -> Self {
+        // No puzzle is loaded 0th: every cell counts as changed.
+        CellMemo {
+            load: 0,
+            cand: [0; 81],
+        }
+    }
+}
+
+impl CellMemo {
+    /// The empty cells of `b` whose candidates changed since the memo was recorded.
+    fn changed(&self, b: &Pencilmarks) -> u128 {
+        if self.load != b.loads {
+            return b.empty;
+        }
+        let mut changed = 0;
+        for c in Cells128(b.empty) {
+            changed |= u128::from(b.cand[c] != self.cand[c]) << c;
+        }
+        changed
+    }
+
+    /// A finder's return: when it found nothing, records the board's candidates.
+    fn remember(&mut self, found: bool, b: &Pencilmarks) -> bool {
+        if !found {
+            self.load = b.loads;
+            self.cand = b.cand;
+        }
+        found
+    }
 }
 
 /// A finder's return: when it found nothing, records the board's stamps in its memo.
@@ -1324,6 +1368,160 @@ impl WingSearch<'_> {
             f.cells.extend(cells.iter().map(|&c| c as u8));
             let digits = cells.iter().fold(0, |acc, &c| acc | b.cand[c]);
             f.pattern(mark, 0, digits);
+        }
+    }
+}
+
+/// Aligned triplet exclusion (SE 7.5, tried after the static chains, before
+/// nishio). Three cells of two candidates or more, one of them with at most three
+/// that sees one of the others, and two or more cells of two or three candidates
+/// that see all three (the excluders). A choice of values for the three is
+/// impossible when two of them that share a unit take the same value, or when it
+/// leaves an excluder no candidate; a value that no possible choice gives its cell
+/// leaves it. Every triplet is tried once, whatever order SE's search meets it in.
+///
+/// Memoised on cells: a triplet none of whose cells and excluders changed since the
+/// finder last found nothing had the same choices then (an excluder lost since
+/// only lifts a constraint), and eliminations that can only have shrunk; it is
+/// skipped.
+pub(crate) fn aligned_triplets(b: &Pencilmarks, f: &mut Found, memo: &mut CellMemo) -> bool {
+    let fresh = memo.changed(b);
+    if fresh == 0 {
+        return false;
+    }
+    // Each cell's excluders: the cells it sees with two or three candidates.
+    let mut small = 0u128;
+    for c in Cells128(b.empty) {
+        if (2..=3).contains(&digit_count(b.cand[c])) {
+            small |= 1 << c;
+        }
+    }
+    let mut base_mask = 0u128;
+    for c in Cells128(b.empty) {
+        if b.cand[c].several() && PEERS[c] & small != 0 {
+            base_mask |= 1 << c;
+        }
+    }
+    let mut triples = [0u16; 20];
+    for a in Cells128(base_mask) {
+        for bb in Cells128(base_mask & !((2u128 << a) - 1)) {
+            aligned_with(b, f, (small, base_mask, fresh), a, bb, &mut triples);
+        }
+    }
+    memo.remember(f.elim(Technique::AlignedTripletExclusion, 75), b)
+}
+
+/// The triplets of [`aligned_triplets`] whose two lowest cells are `a` < `bb`.
+fn aligned_with(
+    b: &Pencilmarks,
+    f: &mut Found,
+    (small, base_mask, fresh): (u128, u128, u128),
+    a: usize,
+    bb: usize,
+    triples: &mut [u16; 20],
+) {
+    let common_ab = PEERS[a] & PEERS[bb] & small;
+    if common_ab.count_ones() < 2 {
+        return;
+    }
+    // A third cell's excluders are some of these: when neither these nor the first
+    // two changed, only a changed third cell makes the triplet fresh.
+    let above = base_mask & !((2u128 << bb) - 1);
+    let open = if (common_ab | 1 << a | 1 << bb) & fresh == 0 {
+        above & fresh
+    } else {
+        above
+    };
+    if open == 0 {
+        return;
+    }
+    // The third cell sees two common excluders of the first two, at least.
+    let (mut once, mut twice) = (0u128, 0u128);
+    for e in Cells128(common_ab) {
+        twice |= once & PEERS[e];
+        once |= PEERS[e];
+    }
+    let thirds = twice & open;
+    for c in Cells128(thirds) {
+        let common = common_ab & PEERS[c];
+        if (common | 1 << a | 1 << bb | 1 << c) & fresh == 0 {
+            continue;
+        }
+        // SE reaches the third cell from the first two: one of the three
+        // has at most three candidates and sees one of the others.
+        let joined = |x: usize, y: usize, z: usize| {
+            small >> x & 1 != 0 && PEERS[x] >> y & 1 | PEERS[x] >> z & 1 != 0
+        };
+        if !(joined(a, bb, c) || joined(bb, a, c) || joined(c, a, bb)) {
+            continue;
+        }
+        // The excluders: per digit `d`, the digits `x` such that `{d, x}` is a
+        // two-candidate excluder's (the two values leave it none, one of them rules
+        // the other out of the third cell); the three-candidate ones as they are.
+        let mut pair = [0u16; 9];
+        let mut n3 = 0;
+        let mut union = 0u16;
+        for e in Cells128(common) {
+            let m = b.cand[e];
+            union |= m;
+            if m.count_ones() == 2 {
+                let (p, q) = (m.trailing_zeros(), 15 - m.leading_zeros());
+                pair[p as usize] |= 1 << q;
+                pair[q as usize] |= 1 << p;
+            } else {
+                triples[n3] = m;
+                n3 += 1;
+            }
+        }
+        // A value of one cell survives when the other two have values no excluder
+        // holds, distinct from it and from each other: two and three such values
+        // always leave one. When that holds for all three cells, nothing goes.
+        let free = |x: usize| digit_count(b.cand[x] & !union);
+        let (fa, fb, fc) = (free(a), free(bb), free(c));
+        let survives = |y: u32, z: u32| y >= 2 && z >= 3 || y >= 3 && z >= 2;
+        if survives(fb, fc) && survives(fa, fc) && survives(fa, fb) {
+            continue;
+        }
+        let sees = |x: usize, y: usize| PEERS[x] >> y & 1 != 0;
+        let (ab, ac, bc) = (sees(a, bb), sees(a, c), sees(bb, c));
+        let (mut ok_a, mut ok_b, mut ok_c) = (0u16, 0u16, 0u16);
+        for va in Bits(b.cand[a] as u32) {
+            // The values of c that `va` rules out, and those of b it leaves (not
+            // its own when a and b share a unit, nor one that with it leaves a
+            // two-candidate excluder none).
+            let ban_a = pair[va] | u16::from(ac) << va;
+            let vbs = b.cand[bb] & !pair[va] & !(u16::from(ab) << va);
+            for vb in Bits(vbs as u32) {
+                let two = 1u16 << va | 1 << vb;
+                let mut banned = ban_a | pair[vb] | u16::from(bc) << vb;
+                // A three-candidate excluder holding both leaves c its third.
+                if va != vb {
+                    for &m in &triples[..n3] {
+                        if m & two == two {
+                            banned |= m & !two;
+                        }
+                    }
+                }
+                let vc = b.cand[c] & !banned;
+                if vc != 0 {
+                    ok_a |= 1 << va;
+                    ok_b |= 1 << vb;
+                    ok_c |= vc;
+                }
+            }
+        }
+        let mark = f.mark();
+        for (x, ok) in [(a, ok_a), (bb, ok_b), (c, ok_c)] {
+            for d in Bits((b.cand[x] & !ok) as u32) {
+                if !f.elims.contains(&(x as u8, d as u8)) {
+                    f.elims.push((x as u8, d as u8));
+                }
+            }
+        }
+        if f.elims.len() > mark.elims {
+            f.cells.extend([a as u8, bb as u8, c as u8]);
+            f.cells.extend(Cells128(common).map(|e| e as u8));
+            f.pattern(mark, 0, 0);
         }
     }
 }

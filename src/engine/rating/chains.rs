@@ -337,14 +337,26 @@ impl Chains {
         }
     }
 
-    /// Tries the chain levels in order; true when one made progress.
-    pub(crate) fn find(&mut self, b: &Pencilmarks, f: &mut Found) -> bool {
+    /// Level 1, the static chains and cycles; true when it made progress.
+    pub(crate) fn find_static(&mut self, b: &Pencilmarks, f: &mut Found) -> bool {
+        self.ties.clear();
+        let found = self.unary(b, true);
+        self.apply(b, f, found)
+    }
+
+    /// Levels 2 to 4, on the board [`Chains::find_static`] last saw (they read its
+    /// closure); true when one made progress.
+    pub(crate) fn find_forcing(&mut self, b: &Pencilmarks, f: &mut Found) -> bool {
         self.ties.clear();
         let found = self
-            .unary(b, true)
-            .or_else(|| self.nishio(b))
+            .nishio(b)
             .or_else(|| self.multiple(b, Mode::Forcing))
             .or_else(|| self.multiple(b, Mode::Dynamic));
+        self.apply(b, f, found)
+    }
+
+    /// Records in `f` every tie of the level's best conclusion `found`.
+    fn apply(&mut self, b: &Pencilmarks, f: &mut Found, found: Option<Best>) -> bool {
         let Some(best) = found else { return false };
         for i in 0..self.ties.len() {
             let t = self.ties[i];

@@ -29,6 +29,7 @@
 //! | VWXYZ-wing | 6.2–6.4 |
 //! | X-cycle or Y-cycle (bivalue cells) / forcing X-chain | 6.5 / 6.6 + length |
 //! | any other static cycle or "p on ⇒ p off" chain (XY-chain, AIC) | 7.0 + length |
+//! | aligned triplet exclusion | 7.5 |
 //! | nishio (dynamic, one digit) | 7.5 + length |
 //! | cell / region forcing chains (static) | 8.0 + length |
 //! | contradiction, double, cell / region forcing chains (dynamic) | 8.5 + length |
@@ -71,7 +72,7 @@ use tables::{Bits, Cells128, CELL_UNITS, PEERS, UNIT_BITS};
 /// The first sudoku-factory version whose rater gives this build's ratings. Bump it
 /// (with the crate version) whenever a change to the rater changes any rating:
 /// `verify` re-rates only banks made since, and holds older ones to consistency.
-pub const RATER_SINCE: &str = "0.4.7";
+pub const RATER_SINCE: &str = "0.4.8";
 
 /// The rating of a step when no implemented technique applies (tenths): above the
 /// dynamic forcing chains (8.5+), where SE's nested chains (9.0+) live.
@@ -149,8 +150,11 @@ techniques! {
     XyChain => "xy-chain",
     /// A static chain or cycle mixing cell and unit links (an AIC / nice loop).
     Aic => "aic",
+    /// Three cells whose choices of values two or more common neighbours of two
+    /// or three candidates restrict (SE's aligned triplet exclusion).
+    AlignedTripletExclusion => "aligned-triplet-exclusion",
     Nishio => "nishio",
-    /// Static cell, region, double or contradiction forcing chains.
+    /// Static cell or region forcing chains.
     ForcingChain => "forcing-chain",
     DynamicForcingChain => "dynamic-forcing-chain",
     BeyondImplemented => "beyond-implemented",
@@ -330,6 +334,9 @@ pub(crate) struct Pencilmarks {
     pub digit_stamp: [u64; 9],
     /// When the candidates of each unit's cells last changed.
     pub unit_stamp: [u64; 27],
+    /// How many puzzles this board has loaded: [`basic::CellMemo`] tells boards apart
+    /// by it.
+    pub loads: u64,
     clock: u64,
     /// Digits and units changed since the stamps were last brought up to date
     /// ([`Pencilmarks::stamp`]): `place` and `eliminate` only OR bits in.
@@ -346,6 +353,7 @@ impl Pencilmarks {
             empty: 0,
             digit_stamp: [0; 9],
             unit_stamp: [0; 27],
+            loads: 0,
             clock: 0,
             dirty_digits: 0,
             dirty_units: 0,
@@ -380,6 +388,7 @@ impl Pencilmarks {
         }
         self.value = *cells;
         self.empty = empty;
+        self.loads += 1;
         self.dirty_digits = 0x1ff;
         self.dirty_units = (1 << 27) - 1;
         !clash
@@ -766,7 +775,9 @@ impl Rater {
             || wxyz_wing(b, f, &mut u[10])
             || uniq::bug(b, f)
             || vwxyz_wing(b, f)
-            || self.chains.find(b, f)
+            || self.chains.find_static(b, f)
+            || aligned_triplets(b, f, &mut self.memo.triplets)
+            || self.chains.find_forcing(b, f)
     }
 }
 

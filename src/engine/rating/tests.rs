@@ -81,6 +81,8 @@ const BY_TECHNIQUE: &[(&str, Technique, u8)] = &[
     // ... and a chain of bivalue cells that closes no cycle: SE's 7.0 + length.
     ("5.8...1.7....6......27.83..8.3...9.49..236..11..4.9..6...........1.2.6..4..8.1..2", Technique::XyChain, 70),
     (".2.8......5..7.283.346.21....6...5.2.1.....9.9.2...6....87.135.597.2..4......8.2.", Technique::Aic, 71),
+    // Aligned triplet exclusion (SE 7.5; before 0.4.8 a forcing chain, 8.3).
+    (".7.....8.1.......49..158..3...286.....34.92...6.3.5.9.6..8.1..9.1.....3...7.2.6..", Technique::AlignedTripletExclusion, 75),
     (".2..3..6..........3...7...1.6..1..4.73.8.6.29...7.2...2..5.3..66.7...1.5..3...2..", Technique::Nishio, 78),
     ("..2...6..9..5.7..4.1.....7.....8....8..4.9..7.9.253.1..7.3.5.9..3..4..6.5.......1", Technique::ForcingChain, 83),
     ("...8.5...4...1...6....7......9.8.1.....5.1....31.4.75.1..7.8..3..6...2...27...91.", Technique::DynamicForcingChain, 88),
@@ -355,7 +357,7 @@ fn technique_names_round_trip_and_all_lists_every_technique_once() {
     // with as many entries as the enum has variants, none is missing.
     assert!(Technique::ALL.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(Technique::ALL[0], Technique::None);
-    assert_eq!(Technique::ALL[37], Technique::BeyondImplemented);
+    assert_eq!(Technique::ALL[38], Technique::BeyondImplemented);
     for &t in Technique::ALL {
         assert_eq!(Technique::from_name(t.name()), Some(t));
     }
