@@ -27,8 +27,10 @@ const PUZZLES: &[&str] = &[
     // X-chain and a dynamic forcing chain of their own.
     ".8.6...3.4.....5.6..2..5...6...73...83..6..71...98...4...4..6..1.3.....7.4...9.8.",
     "...8.5...4...1...6....7......9.8.1.....5.1....31.4.75.1..7.8..3..6...2...27...91.",
-    // Since 0.4.8: an aligned triplet exclusion.
+    // Since 0.4.8: an aligned triplet exclusion, and an XY-chain (a BUG type 3 took
+    // the path of the one above elsewhere).
     ".7.....8.1.......49..158..3...286.....34.92...6.3.5.9.6..8.1..9.1.....3...7.2.6..",
+    "3..75..622....3..8.581........6.94......4......92.5........782.8..9....757..62..1",
 ];
 
 /// The board before a step, as the JSON gives it.

@@ -25,7 +25,7 @@
 //! | naked quad, jellyfish, hidden quad | 5.0, 5.2, 5.4 |
 //! | three strong links of one digit / one of them grouped | 5.4–5.6 / 5.7 |
 //! | WXYZ-wing | 5.5–5.6 |
-//! | BUG type 1 / type 2 | 5.6 / 5.7 |
+//! | BUG type 1 / types 2 and 4 / type 3 (naked set of 2 to 6 digits) | 5.6 / 5.7 / 5.8–6.2 |
 //! | VWXYZ-wing | 6.2–6.4 |
 //! | X-cycle or Y-cycle (bivalue cells) / forcing X-chain | 6.5 / 6.6 + length |
 //! | any other static cycle or "p on ⇒ p off" chain (XY-chain, AIC) | 7.0 + length |
@@ -250,8 +250,8 @@ pub struct Pattern {
     /// The houses the pattern lives in (bit `u`: rows `0..9`, columns `9..18`,
     /// boxes `18..27`): a hidden pair's house, a fish's base and cover lines, a
     /// turbot fish's strong links, a VWXYZ-wing's unit, the houses of a chain's
-    /// links. Empty for patterns of cells only (XY-, XYZ- and WXYZ-wings, naked
-    /// singles, uniqueness patterns).
+    /// links, a BUG type 3 or 4's unit. Empty for patterns of cells only (XY-, XYZ-
+    /// and WXYZ-wings, naked singles, unique loops, BUG types 1 and 2).
     pub houses: u32,
     /// The digits of the pattern (bit `d` = digit `d + 1`).
     pub digits: u16,

@@ -73,6 +73,11 @@ const BY_TECHNIQUE: &[(&str, Technique, u8)] = &[
     // SE 5.6 and 5.7: a BUG is tried before the VWXYZ-wing (rated 6.3 before 0.4.7).
     (".8.....4.....7...1.37..2.8......85...713.649...41......4.6..23.7...3.....9.....6.", Technique::Bug, 56),
     (".6.9.4.8.23.....69...7.2.....61.53...856.327.7.......5..2.1.8..6..8.7..1.........", Technique::Bug, 57),
+    // BUG type 3, the extras in a naked pair, triple and quad: SE 5.8, 5.9 and 6.0
+    // (before 0.4.8 an XY-chain 6.7, a VWXYZ-wing 6.3 and an XY-chain 6.7).
+    ("........7..7.682....95.1.84.5...9....3.....5....6...2.14.7.65....528.3..8........", Technique::Bug, 58),
+    ("............913...8.......5.3.8.9.5...7...4..28.7.4.1314.2.6.89.........37..8..42", Technique::Bug, 59),
+    (".........71...832..26....74.49..1...25..8..37...5..18.43....75..674...18.........", Technique::Bug, 60),
     ("16......9..39....7..4...28....485.2....7.6....7.219....29...1..3....79..7......38", Technique::XChain, 66),
     (".8.6...3.4.....5.6..2..5...6...73...83..6..71...98...4...4..6..1.3.....7.4...9.8.", Technique::XChain, 68),
     // Cycles of bivalue cells (SE's Y-cycles, 6.5 + length)...
@@ -348,6 +353,46 @@ proptest! {
             panic!("a transformed unique puzzle is unique")
         };
         prop_assert_eq!(rater.grid(), grid);
+    }
+}
+
+/// BUG type 4: two BUG cells in one unit whose one common digit besides the extras
+/// has no other place there; each loses its other digit. The pattern names the unit.
+#[test]
+fn a_bug_type_4_keeps_the_common_digit_and_the_extras() {
+    let p = "4.......6.12...74.3.......52..314..95.97.24.8..........5..4..2...6.8.5..7..9.5..1";
+    let mut steps = Vec::new();
+    let r = Rater::new()
+        .rate_with_steps(&cells(p), &mut steps)
+        .expect("valid");
+    assert_eq!((r.technique, r.rating), (Technique::Bug, 57));
+    let step = steps
+        .iter()
+        .find(|s| s.technique == Technique::Bug)
+        .expect("a BUG step");
+    let type_4: Vec<_> = step.patterns.iter().filter(|p| p.houses != 0).collect();
+    assert!(!type_4.is_empty(), "{:?}", step.patterns);
+    for pattern in type_4 {
+        let [c1, c2] = pattern.cells[..] else {
+            panic!("two BUG cells: {pattern:?}")
+        };
+        let unit = pattern.houses.trailing_zeros() as usize;
+        assert_eq!(pattern.houses.count_ones(), 1);
+        let mask = super::tables::UNIT_MASK[unit];
+        assert!(mask >> c1 & 1 == 1 && mask >> c2 & 1 == 1);
+        // One digit goes from each cell, and both keep a common one.
+        let gone = |c: u8| pattern.eliminations.iter().filter(|e| e.0 == c).count();
+        assert_eq!((gone(c1), gone(c2)), (1, 1), "{pattern:?}");
+        let left = |c: u8| {
+            let mut m = step.candidates[c as usize];
+            for &(e, d) in &pattern.eliminations {
+                if e == c {
+                    m &= !(1 << (d - 1));
+                }
+            }
+            m
+        };
+        assert_ne!(left(c1) & left(c2), 0, "{pattern:?}");
     }
 }
 

@@ -15,13 +15,13 @@
 //!   hidden set (+0.1 per digit beyond two). Type 4: one of a, b stands in such a
 //!   unit only in the two cells, so the other leaves both.
 //! * BUG, bivalue universal grave: if every empty cell had two candidates and every
-//!   digit two places per unit, the puzzle would have zero or two solutions. Type 1
-//!   (5.6): one cell has a third candidate, which must therefore be its value. Type 2
-//!   (5.7): several cells carry the same extra digit z; one of them is z, so z leaves
-//!   their common peers.
-//!
-//! BUG types 3 and 4 are not implemented; puzzles that need them are rated by a
-//! later technique.
+//!   digit two places per unit, the puzzle would have zero or two solutions, so one
+//!   of the cells with more (the BUG cells) takes one of its extra digits. Type 1
+//!   (5.6): one BUG cell, whose other digits go. Type 2 (5.7): one extra digit z, so
+//!   z leaves the cells that see every BUG cell. Type 4 (5.7): two BUG cells in a
+//!   unit where their one common other digit has no other place, so each loses its
+//!   remaining digit. Type 3 (5.8–6.2): the BUG cells share a unit, where their
+//!   extras act as one cell of a naked set.
 
 use super::tables::{digit_count, Bits, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
 use super::{Found, Pencilmarks, Technique};
@@ -416,107 +416,187 @@ impl Iterator for Subsets {
     }
 }
 
-/// Whether removing digit `extra[i]` (one bit) from each cell `cells[i]` leaves every
-/// digit with 0 or 2 places in every unit: a bivalue universal grave.
-fn is_grave_without(b: &Pencilmarks, cells: &[usize], extra: &[u16]) -> bool {
-    (0..9).all(|d| {
-        let mut p = b.pos[d];
-        for (&c, &e) in cells.iter().zip(extra) {
-            if e >> d & 1 != 0 {
-                p &= !(1u128 << c);
-            }
-        }
-        UNIT_MASK.iter().all(|&um| p & um == 0 || (p & um).two())
-    })
-}
-
-/// BUG types 1 and 2 (tried after the WXYZ-wing, before the VWXYZ-wing).
+/// BUG types 1 to 4, as Sukaku Explainer finds them (tried after the WXYZ-wing,
+/// before the VWXYZ-wing).
+///
+/// The BUG cells and their extra digits come from the units: where a digit has
+/// neither zero nor two places in a unit and exactly one of them is a cell of three
+/// candidates or more, that cell is a BUG cell and the digit one of its extras (a
+/// unit with several such cells leaves the choice to another; one with none means
+/// no BUG). Without the extras every empty cell must have two candidates and every
+/// digit zero or two places in every unit: that grave would have zero or two
+/// solutions, so some BUG cell takes an extra. The step applies every hint of the
+/// lowest rating: type 1 (5.6), types 2 and 4 (5.7), else type 3 (5.7 + 0.1 per
+/// digit of its naked set beyond one).
 pub(crate) fn bug(b: &Pencilmarks, f: &mut Found) -> bool {
-    // The non-bivalue cells (trivalue only) and, for each, the digits that could be
-    // its extra one: the candidate with three or more places in each of its units.
-    let mut bug_cells = [0usize; 8];
-    let mut options = [0u16; 8];
-    let mut n = 0;
+    let mut multi = 0u128;
     for c in Cells128(b.empty) {
-        let k = digit_count(b.cand[c]);
-        if k == 2 {
-            continue;
-        }
-        if k != 3 || n == bug_cells.len() {
-            return false;
-        }
-        let mut o = 0u16;
-        for d in Bits(b.cand[c] as u32) {
-            if CELL_UNITS[c]
-                .iter()
-                .all(|&u| !(b.pos[d] & UNIT_MASK[u as usize]).at_most(2))
-            {
-                o |= 1 << d;
-            }
-        }
-        if o == 0 {
-            return false;
-        }
-        bug_cells[n] = c;
-        options[n] = o;
-        n += 1;
+        multi |= u128::from(digit_count(b.cand[c]) >= 3) << c;
     }
-    if n == 0 {
+    if multi == 0 {
         return false;
     }
-    // The one choice of extras that leaves every digit 0 or 2 places in every unit
-    // (none, or more than one: no BUG). Tried exhaustively, whatever units the cells
-    // share, so the answer is the same for every symmetric copy.
-    let mut extra = [0u16; 8];
-    let mut chosen = None;
-    let mut pick = options;
-    loop {
-        for i in 0..n {
-            extra[i] = pick[i] & pick[i].wrapping_neg();
-        }
-        if is_grave_without(b, &bug_cells[..n], &extra[..n]) {
-            if chosen.is_some() {
+    let mut extra = [0u16; 81];
+    let (mut cells, mut all) = (0u128, 0u16);
+    // The cells that see every BUG cell (solved ones too, as SE counts them).
+    let mut common = !0u128;
+    for &unit in &UNIT_MASK {
+        for d in 0..9 {
+            let p = b.pos[d] & unit;
+            if p == 0 || p.two() {
+                continue;
+            }
+            let big = p & multi;
+            if big == 0 {
                 return false;
             }
-            chosen = Some(extra);
-        }
-        // The next choice, counting through each cell's options in turn.
-        let mut i = 0;
-        while i < n {
-            pick[i] &= pick[i] - 1;
-            if pick[i] != 0 {
-                break;
+            if big.one() {
+                let c = big.trailing_zeros() as usize;
+                cells |= big;
+                extra[c] |= 1 << d;
+                all |= 1 << d;
+                common &= PEERS[c];
             }
-            pick[i] = options[i];
-            i += 1;
-        }
-        if i == n {
-            break;
         }
     }
-    let Some(extra) = chosen else { return false };
-    let extra = &extra[..n];
+    common &= !cells;
+    let n = cells.count_ones();
+    if n == 0 || n > 1 && !all.one() && common == 0 {
+        return false;
+    }
+    // Without the extras: every empty cell bivalue, every digit 0 or 2 places per unit.
+    if Cells128(b.empty).any(|c| digit_count(b.cand[c] & !extra[c]) != 2) {
+        return false;
+    }
+    for d in 0..9 {
+        let mut p = b.pos[d];
+        for c in Cells128(cells) {
+            p &= !(u128::from(extra[c] >> d & 1) << c);
+        }
+        if UNIT_MASK.iter().any(|&um| p & um != 0 && !(p & um).two()) {
+            return false;
+        }
+    }
     let mark = f.mark();
-    f.cells.extend(bug_cells[..n].iter().map(|&c| c as u8));
-    let digits = extra.iter().fold(0, |acc, &e| acc | e);
     if n == 1 {
-        let c = bug_cells[0];
-        f.place(Technique::Bug, 56, c, extra[0].trailing_zeros() as usize);
-        f.pattern(mark, 0, digits);
+        // Type 1: the cell takes one of its extras.
+        let c = cells.trailing_zeros() as usize;
+        f.cells.push(c as u8);
+        if extra[c].one() {
+            f.place(Technique::Bug, 56, c, extra[c].trailing_zeros() as usize);
+        } else {
+            for d in Bits((b.cand[c] & !extra[c]) as u32) {
+                f.elims.push((c as u8, d as u8));
+            }
+            f.elim(Technique::Bug, 56);
+        }
+        f.pattern(mark, 0, all);
         return true;
     }
-    if extra.iter().all(|&e| e == extra[0]) {
-        let z = extra[0].trailing_zeros() as usize;
-        let mut targets = b.pos[z];
-        for &c in &bug_cells[..n] {
-            targets &= PEERS[c];
-        }
+    if all.one() {
+        // Type 2: one extra digit, so it leaves the cells that see every BUG cell.
+        let z = all.trailing_zeros() as usize;
+        let targets = common & b.pos[z];
         if targets != 0 {
+            f.cells.extend(Cells128(cells).map(|c| c as u8));
             f.push_mask(targets, z);
-            f.pattern(mark, 0, digits);
-            return f.elim(Technique::Bug, 57);
+            f.pattern(mark, 0, all);
         }
     }
+    if n == 2 {
+        bug_type_4(b, f, cells, &extra, all);
+    }
+    if f.elim(Technique::Bug, 57) {
+        return true;
+    }
     f.cells.clear();
-    false
+    if all.one() || common == 0 {
+        return false;
+    }
+    bug_type_3(b, f, cells, all)
+}
+
+/// The units of SE's region types (boxes, rows, columns) that hold every cell of
+/// `cells`.
+fn units_holding_all(cells: u128) -> impl Iterator<Item = usize> {
+    [18..27, 0..9, 9..18]
+        .into_iter()
+        .flatten()
+        .filter(move |&u| cells & !UNIT_MASK[u] == 0)
+}
+
+/// BUG type 4 (5.7): two BUG cells in one unit whose only common digit besides the
+/// extras is `v`. `v` has no other place in the unit, so one of them is `v` and the
+/// other takes an extra: each loses its other digit.
+fn bug_type_4(b: &Pencilmarks, f: &mut Found, cells: u128, extra: &[u16; 81], all: u16) {
+    let c1 = cells.trailing_zeros() as usize;
+    let c2 = 127 - cells.leading_zeros() as usize;
+    let v = b.cand[c1] & b.cand[c2] & !all;
+    if !v.one() {
+        return;
+    }
+    for u in units_holding_all(cells) {
+        let mark = f.mark();
+        f.cells.extend([c1 as u8, c2 as u8]);
+        for c in [c1, c2] {
+            for d in Bits((b.cand[c] & !extra[c] & !v) as u32) {
+                f.elims.push((c as u8, d as u8));
+            }
+        }
+        f.pattern(mark, 1 << u, v | all);
+    }
+}
+
+/// BUG type 3 (5.8 to 6.2): the BUG cells share a unit, and their extras, as one
+/// cell, form a naked set of `k` digits with `k - 1` other cells of the unit (of two
+/// candidates or more, `k` from 2 to 6): its digits leave the unit's other cells.
+/// Every instance of the smallest `k` that eliminates anything.
+fn bug_type_3(b: &Pencilmarks, f: &mut Found, cells: u128, all: u16) -> bool {
+    let mut best = u8::MAX;
+    for u in units_holding_all(cells) {
+        let others = UNIT_MASK[u] & b.empty & !cells;
+        let mut pool = [0usize; 9];
+        let mut m = 0;
+        for c in Cells128(others) {
+            if digit_count(b.cand[c]) >= 2 {
+                pool[m] = c;
+                m += 1;
+            }
+        }
+        for k in 2..=6usize {
+            let rating = 57 + k as u8 - 1;
+            if rating > best {
+                break;
+            }
+            for pick in Subsets::new(m, k - 1) {
+                let mut union = 0u16;
+                let mut naked = 0u128;
+                for i in Bits(pick) {
+                    union |= b.cand[pool[i]];
+                    naked |= 1 << pool[i];
+                }
+                if digit_count(union) != k as u32 || all & !union != 0 {
+                    continue;
+                }
+                let rest = others & !naked;
+                if !Cells128(rest).any(|c| b.cand[c] & union != 0) {
+                    continue;
+                }
+                if rating < best {
+                    // A smaller set: the larger ones found so far go.
+                    f.clear();
+                    best = rating;
+                }
+                let mark = f.mark();
+                for c in Cells128(rest) {
+                    for d in Bits((b.cand[c] & union) as u32) {
+                        f.elims.push((c as u8, d as u8));
+                    }
+                }
+                f.cells.extend(Cells128(cells | naked).map(|c| c as u8));
+                f.pattern(mark, 1 << u, union);
+            }
+        }
+    }
+    best != u8::MAX && f.elim(Technique::Bug, best)
 }
