@@ -1218,13 +1218,8 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
                     _ => continue,
                 };
                 for d in Bits(digits as u32) {
-                    let with = b.pos[d] & pattern;
-                    let mut targets = b.pos[d] & !pattern;
-                    for c in Cells128(with) {
-                        targets &= PEERS[c];
-                    }
-                    elims[d] = targets;
-                    any |= targets != 0;
+                    elims[d] = b.pos[d] & !pattern & seeing_all(b.pos[d] & pattern);
+                    any |= elims[d] != 0;
                 }
                 if !any {
                     continue;
