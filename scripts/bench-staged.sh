@@ -9,12 +9,14 @@
 # Last, the cost of one minimal seed (`--carve minimal`, one thread), for the cost
 # model in the README ("Beyond one machine").
 #
-# Then stage 2's balance at the default shard size (BALANCE_ROWS, default 30000, at
-# --variants 1: every row in one shard), in interleaved rounds (BALANCE_REPS).
+# Then stage 2's balance at the default shard size (BALANCE_ROWS, a list of row counts,
+# default "30000 300000"; at --variants 1 every row is in one shard), in interleaved
+# rounds (BALANCE_REPS). At 30,000 rows a stage-2 worker's fixed cost (process start,
+# file checks, replaying every seed's key) is near half of it; at 300,000 the rows are.
 #
 # Usage: scripts/bench-staged.sh [ROWS_V1] [ROWS_V100] [MINIMAL_SEEDS]
 #        (default 20000 2000000 2000; BIN=path uses that binary instead of building;
-#        ONLY_BALANCE=1 runs only the balance table; BALANCE_ROWS, BALANCE_REPS)
+#        ONLY_BALANCE=1 runs only the balance tables; BALANCE_ROWS, BALANCE_REPS)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 rows_v1=${1:-20000}
@@ -96,18 +98,19 @@ done
 # CPU read to the microsecond (getrusage); the table shows each one's median and the
 # ratio is the median over rounds of (largest N = 3 worker / N = 1 stage 2) in the
 # same round.
-balance_rows=${BALANCE_ROWS:-30000}
 reps=${BALANCE_REPS:-15}
-args=(--count "$balance_rows" --variants 1 --seed 1 --threads 1 --quiet)
-timed "one-process" "$bin" generate "${args[@]}" --out "$work/balance-one"
-for n in 1 3; do
-  for ((k = 0; k < n; k++)); do
-    timed "s1-b-$n" "$bin" generate "${args[@]}" --stage seeds --workers "$n" --worker "$k" \
-      --out "$work/balance-n$n/seeds"
+for balance_rows in ${BALANCE_ROWS:-30000 300000}; do
+  rm -rf "$work"/balance-* "$work"/one-process "$work"/s1-b-*
+  args=(--count "$balance_rows" --variants 1 --seed 1 --threads 1 --quiet)
+  timed "one-process" "$bin" generate "${args[@]}" --out "$work/balance-one"
+  for n in 1 3; do
+    for ((k = 0; k < n; k++)); do
+      timed "s1-b-$n" "$bin" generate "${args[@]}" --stage seeds --workers "$n" --worker "$k" \
+        --out "$work/balance-n$n/seeds"
+    done
   done
-done
-# The rounds: prints per worker "N K median_wall median_cpu" and the ratio line.
-python3 - "$reps" "$work" "$bin" "${args[@]}" >"$work/rounds" <<'PY'
+  # The rounds: prints per worker "N K median_wall median_cpu" and the ratio line.
+  python3 - "$reps" "$work" "$bin" "${args[@]}" >"$work/rounds" <<'PY'
 import os, resource, shutil, statistics, subprocess, sys, time
 reps, work, cmd = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
 runs = [(1, 0), (3, 0), (3, 1), (3, 2)]
@@ -131,22 +134,23 @@ for n, k in runs:
 ratios = sorted(max(cpu[(3, k)][i] for k in range(3)) / cpu[(1, 0)][i] for i in range(reps))
 print("ratio", f"{statistics.median(ratios):.2f}", f"{ratios[0]:.2f}", f"{ratios[-1]:.2f}")
 PY
-for n in 1 3; do
-  parts=()
-  for ((k = 0; k < n; k++)); do parts+=("$work/balance-n$n/w$k"); done
-  "$bin" merge "$work/balance-n$n/merged" "${parts[@]}" --quiet
-  same_as "$work/balance-one" "$work/balance-n$n/merged"
+  for n in 1 3; do
+    parts=()
+    for ((k = 0; k < n; k++)); do parts+=("$work/balance-n$n/w$k"); done
+    "$bin" merge "$work/balance-n$n/merged" "${parts[@]}" --quiet
+    same_as "$work/balance-one" "$work/balance-n$n/merged"
+  done
+  echo
+  printf "default shard size, --variants 1, %d rows (one process: %s CPU s; stage 2: median of %d interleaved rounds)\n" \
+    "$balance_rows" "$(awk '{ print $2 }' "$work/one-process")" "$reps"
+  printf "%3s  %-16s %9s %9s   %s\n" N stage "wall s" "max cpu" "cpu s per worker"
+  for n in 1 3; do
+    row "" "$n" "staged: seeds" "s1-b-$n" | cut -c10-
+    awk -v n="$n" '$1 == n { wall += $3; cpu = cpu sep $4; sep = " "; if ($4 > max) max = $4 }
+      END { printf "%3s  %-16s %9.4f %9.4f   %s\n", n, "staged: expand", wall, max, cpu }' "$work/rounds"
+  done
+  awk '$1 == "ratio" { printf "largest stage-2 worker at N = 3: %.2fx the N = 1 stage 2 in the same round, median (rounds %.2f-%.2fx; goal <= 0.5x)\n", $2, $3, $4 }' "$work/rounds"
 done
-echo
-printf "default shard size, --variants 1, %d rows (one process: %s CPU s; stage 2: median of %d interleaved rounds)\n" \
-  "$balance_rows" "$(awk '{ print $2 }' "$work/one-process")" "$reps"
-printf "%3s  %-16s %9s %9s   %s\n" N stage "wall s" "max cpu" "cpu s per worker"
-for n in 1 3; do
-  row "" "$n" "staged: seeds" "s1-b-$n" | cut -c10-
-  awk -v n="$n" '$1 == n { wall += $3; cpu = cpu sep $4; sep = " "; if ($4 > max) max = $4 }
-    END { printf "%3s  %-16s %9.4f %9.4f   %s\n", n, "staged: expand", wall, max, cpu }' "$work/rounds"
-done
-awk '$1 == "ratio" { printf "largest stage-2 worker at N = 3: %.2fx the N = 1 stage 2 in the same round, median (rounds %.2f-%.2fx; goal <= 0.5x)\n", $2, $3, $4 }' "$work/rounds"
 
 # The cost of one minimal seed: every minimal puzzle lands in one wide band.
 [[ -n ${ONLY_BALANCE:-} ]] && exit 0
