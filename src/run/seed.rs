@@ -12,7 +12,10 @@
 //! crosses into the band, in about log2(60) ≈ 6 ratings of easier and easier puzzles.
 //! A minimal puzzle rated below the band is a failed attempt; so is a crossing that
 //! jumps over the band (ratings are not strictly monotone). Only hard bands pay many
-//! attempts: they need a hard minimal puzzle to start from. Seed `j` of round
+//! attempts: they need a hard minimal puzzle to start from. The top bands (a floor
+//! of [`CLIMB_FROM`] or more, without `--symmetry`) do not throw away a minimal
+//! puzzle rated a little below them: they search its neighbourhood ([`climb`]),
+//! where hard puzzles sit near hard puzzles. Seed `j` of round
 //! `round` draws only from its own stream (`rng::item_rng(seed, Seed, j, round)`), so
 //! it is the same whichever thread makes it. The pipeline decides which seeds to make
 //! and which duplicates to replace; this module makes one.
@@ -164,6 +167,96 @@ const ORDERS_PER_PUZZLE: u32 = 3;
 /// draw, so its share falls short of an even one only where it is that rare.
 const TRIES_PER_STEP: u32 = 16;
 
+/// Bands whose floor is at least this rating (tenths) climb: a minimal puzzle rated
+/// below the band, but within [`CLIMB_BELOW`] of its floor, is the start of a search
+/// of its neighbourhood (see [`climb`]) instead of a failed attempt.
+const CLIMB_FROM: u16 = 80;
+/// How far below a top band's floor (tenths) a minimal puzzle may rate and still be
+/// climbed from.
+const CLIMB_BELOW: u16 = 15;
+/// Moves tried per climb.
+const CLIMB_MOVES: u32 = 60;
+/// Cells put in, at most, to make a move's puzzle unique again.
+const CLIMB_ADDS: usize = 4;
+
+/// Searches the neighbourhood of `start` (a minimal puzzle rated `rating`, below the
+/// band) for a puzzle that `fits` the band. A move takes one given out, puts other
+/// cells of `solution` in, at random, until the puzzle is uniquely solvable again
+/// (at most [`CLIMB_ADDS`]), then takes out every given it can without losing that,
+/// in a random order: a minimal puzzle next to the current one. It becomes the
+/// current one when rated no lower (and at most `top`, within `clue_hi` givens);
+/// the search stops at the first that fits, or after [`CLIMB_MOVES`] moves. Draws
+/// only from `rng`, so it is deterministic.
+fn climb<B: Board>(
+    start: &B::Cells,
+    rating: Rating,
+    solution: &B::Cells,
+    (top, clue_range): (u16, (usize, usize)),
+    fits: &dyn Fn(&Rating) -> bool,
+    rate: &mut dyn FnMut(&B::Cells) -> Option<Rating>,
+    rng: &mut impl Rng,
+) -> Option<(B::Cells, Rating)> {
+    let (mut current, mut at) = (*start, rating.rating);
+    let mut cells = [0u16; MAX_CELLS];
+    for _ in 0..CLIMB_MOVES {
+        let mut p = current;
+        // One given out.
+        let n = fill_where(&mut cells, p.as_ref(), |v| v != 0);
+        let out = usize::from(cells[rng.random_range(0..n)]);
+        p.as_mut()[out] = 0;
+        // Cells in until unique.
+        let n = fill_where(&mut cells, p.as_ref(), |v| v == 0);
+        let holes = &mut cells[..n];
+        let (adds, _) = holes.partial_shuffle(rng, CLIMB_ADDS);
+        let mut unique = false;
+        for &c in adds.iter().filter(|&&c| usize::from(c) != out) {
+            let c = usize::from(c);
+            p.as_mut()[c] = solution.as_ref()[c];
+            if B::count_solutions(&p, 2) == 1 {
+                unique = true;
+                break;
+            }
+        }
+        if !unique {
+            continue;
+        }
+        // Every given that can go, in a random order.
+        let n = fill_where(&mut cells, p.as_ref(), |v| v != 0);
+        cells[..n].shuffle(rng);
+        for &c in &cells[..n] {
+            let c = usize::from(c);
+            let v = std::mem::replace(&mut p.as_mut()[c], 0);
+            if B::count_solutions(&p, 2) != 1 {
+                p.as_mut()[c] = v;
+            }
+        }
+        let clues = clues_of(p.as_ref());
+        if clues < clue_range.0 || clues > clue_range.1 {
+            continue;
+        }
+        let Some(r) = rate(&p) else { continue };
+        if fits(&r) {
+            return Some((p, r));
+        }
+        if r.rating >= at && u16::from(r.rating) <= top {
+            (current, at) = (p, r.rating);
+        }
+    }
+    None
+}
+
+/// Writes into `out` the cells of `cells` whose value passes `keep`; returns how many.
+fn fill_where(out: &mut [u16; MAX_CELLS], cells: &[u8], keep: impl Fn(u8) -> bool) -> usize {
+    let mut n = 0;
+    for (c, &v) in cells.iter().enumerate() {
+        if keep(v) {
+            out[n] = c as u16;
+            n += 1;
+        }
+    }
+    n
+}
+
 /// The givens of a puzzle.
 fn clues_of(cells: &[u8]) -> usize {
     cells.iter().filter(|&&v| v != 0).count()
@@ -234,6 +327,26 @@ fn make_rated_seed<B: Board>(
                 Some(r) if fits(&r) && n_minimal < clue_lo => {}
                 Some(r) if fits(&r) => landed = Some((minimal.puzzle, r)),
                 Some(r) if u16::from(r.rating) > top => orders = ORDERS_PER_PUZZLE,
+                // A top band climbs from a minimal puzzle rated not far below it.
+                Some(r)
+                    if lo >= CLIMB_FROM
+                        && recipe.symmetry == Symmetry::None
+                        && n_minimal >= clue_lo
+                        && u16::from(r.rating) + CLIMB_BELOW >= lo =>
+                {
+                    let (t, rated_before) = (Instant::now(), rate_time);
+                    let bounds = (top, (clue_lo, clue_hi));
+                    let found = {
+                        let mut rate = |p: &B::Cells| rate(p, &solution, top, &mut rate_time);
+                        climb::<B>(&minimal.puzzle, r, &solution, bounds, &fits, &mut rate, rng)
+                    };
+                    // A climb's own work (moves, uniqueness) counts as carving.
+                    carve_time += t.elapsed().saturating_sub(rate_time - rated_before);
+                    match found {
+                        Some(found) => landed = Some(found),
+                        None => continue,
+                    }
+                }
                 _ => continue,
             }
         }
@@ -403,6 +516,7 @@ impl Groups {
 mod tests {
     use super::*;
     use crate::engine::board::Nine;
+    use crate::engine::grid::Cells;
 
     fn recipe<'a>(bands: &'a BandTable, selected: &'a [usize], max_attempts: u32) -> Recipe<'a> {
         Recipe {
@@ -414,6 +528,72 @@ mod tests {
             selected,
             max_attempts,
         }
+    }
+
+    /// Every puzzle a climb rates is uniquely solvable, minimal and on the start's
+    /// solution; a climb nothing fits makes its moves and gives up; the same stream
+    /// gives the same climb.
+    #[test]
+    fn a_climb_moves_between_minimal_puzzles_of_one_solution() {
+        let mut rng = item_rng(5, Purpose::Seed, 0, 0);
+        let solution = Nine::fill(Fill::Backtrack, &mut rng);
+        let start = Nine::carve(Carve::Minimal, 0, Symmetry::None, &solution, &mut rng).puzzle;
+        let rating = Nine::rate_solved(&start, &solution, u8::MAX).expect("rated");
+        let run = |fits: &dyn Fn(&Rating) -> bool, seed: u64| {
+            let mut rated = Vec::new();
+            let mut rate = |p: &Cells| {
+                rated.push(*p);
+                Nine::rate_solved(p, &solution, u8::MAX)
+            };
+            let mut rng = item_rng(seed, Purpose::Seed, 1, 0);
+            let bounds = (95, (17, 81));
+            let found = climb::<Nine>(&start, rating, &solution, bounds, fits, &mut rate, &mut rng);
+            (found, rated)
+        };
+        let (found, rated) = run(&|_| false, 1);
+        assert!(found.is_none());
+        assert!(
+            rated.len() >= 10,
+            "{} moves rated of {CLIMB_MOVES}",
+            rated.len()
+        );
+        assert!(rated.iter().any(|p| *p != start), "the climb moved");
+        for p in &rated {
+            assert_eq!(Nine::count_solutions(p, 2), 1, "unique");
+            for (c, &v) in p.iter().enumerate() {
+                assert!(v == 0 || v == solution[c], "a given off the solution");
+                if v != 0 {
+                    let mut less = *p;
+                    less[c] = 0;
+                    assert_eq!(Nine::count_solutions(&less, 2), 2, "minimal");
+                }
+            }
+        }
+        // A band above the start: what lands fits, and the same stream lands it again.
+        let above = |r: &Rating| r.rating > rating.rating;
+        let (a, _) = run(&above, 2);
+        let (b, _) = run(&above, 2);
+        assert_eq!(a, b);
+        let (p, r) = a.expect("a neighbour rated above the start");
+        assert!(r.rating > rating.rating);
+        assert_eq!(Nine::rate_solved(&p, &solution, u8::MAX), Some(r));
+    }
+
+    /// A top band lands by climbing, and the seed is the same every time.
+    #[test]
+    fn a_top_band_seed_lands_and_is_the_same_every_time() {
+        let bands = BandTable::parse_rating("top=8.0-9.5").unwrap();
+        let mut r = recipe(&bands, &[0], 20_000);
+        r.carve = Carve::Minimal;
+        let a = make_seed::<Nine>(&r, 0, 0).unwrap();
+        let rating = a.rating.expect("rated");
+        assert!((80..=95).contains(&rating.rating), "{rating:?}");
+        assert_eq!(
+            Nine::rate_solved(&a.puzzle, &a.solution, u8::MAX),
+            Some(rating)
+        );
+        let b = make_seed::<Nine>(&r, 0, 0).unwrap();
+        assert_eq!((a.puzzle, a.rating), (b.puzzle, b.rating));
     }
 
     #[test]
