@@ -1,4 +1,5 @@
-//! Golden bytes: one small fixed run per size (4×4, 9×9, 16×16; and a symmetric 9×9 one), whose shards must
+//! Golden bytes: one small fixed run per size (4×4, 9×9, 16×16; and a symmetric 9×9
+//! one and a 9×9 top rating band), whose shards must
 //! hash to the constants written below.
 //!
 //! These constants pin the bytes a bank is made of — every puzzle, solution, band,
@@ -87,6 +88,29 @@ const GOLDEN_9X9_ROT180: &[Shard] = &[
     ("bank-00000.csv.zst", 50, "ba36f28dcb2cad10"),
     ("bank-00001.csv.zst", 50, "b91d62d4aceab850"),
     ("bank-00002.csv.zst", 20, "a10b82a4cb5762df"),
+];
+
+/// 9×9 top rating band (`--grade rating --bands top=8.5-9.5`, seeds found by the
+/// climb since 0.4.9): 12 rows, 3 variants of each of 4 seeds, shards of 5 rows.
+fn run_9x9_top(out: &Path) -> Gen {
+    generate(out)
+        .count(12)
+        .variants(3)
+        .seed(2026)
+        .shard_rows(5)
+        .args([
+            "--grade",
+            "rating",
+            "--bands",
+            "top=8.5-9.5",
+            "--no-histograms",
+        ])
+}
+
+const GOLDEN_9X9_TOP: &[Shard] = &[
+    ("bank-00000.csv.zst", 5, "4400fc184392f559"),
+    ("bank-00001.csv.zst", 5, "9eb54bbe657b06f5"),
+    ("bank-00002.csv.zst", 2, "ca148a8c1b3b4080"),
 ];
 
 /// 16×16: 12 rows, 3 variants of each of 4 seeds, shards of 5 rows.
@@ -193,6 +217,15 @@ fn a_symmetric_9x9_run_makes_the_pinned_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let out = run_9x9_rot180(&dir.path().join("bank")).bank();
     assert_golden("GOLDEN_9X9_ROT180", &out, GOLDEN_9X9_ROT180);
+}
+
+#[test]
+fn a_top_rating_band_run_makes_the_pinned_bytes_on_1_and_2_threads() {
+    let dir = tempfile::tempdir().unwrap();
+    let one = run_9x9_top(&dir.path().join("one")).threads(1).bank();
+    let two = run_9x9_top(&dir.path().join("two")).threads(2).bank();
+    assert_golden("GOLDEN_9X9_TOP", &one, GOLDEN_9X9_TOP);
+    assert_eq!(shards(&one), shards(&two), "--threads 1 and 2 differ");
 }
 
 #[test]
