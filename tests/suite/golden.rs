@@ -195,21 +195,26 @@ fn a_4x4_run_makes_the_pinned_bytes() {
     assert_golden("GOLDEN_4X4", &out, GOLDEN_4X4);
 }
 
-#[test]
-fn a_9x9_run_makes_the_pinned_bytes_on_1_and_2_threads() {
+/// Makes `run` on 1 and on 2 threads: the first must be the pinned `golden`, and the
+/// thread count must change no byte (same records, same files).
+fn assert_golden_on_1_and_2_threads(name: &str, run: fn(&Path) -> Gen, golden: &[Shard]) {
     let dir = tempfile::tempdir().unwrap();
-    let one = run_9x9(&dir.path().join("one")).threads(1).bank();
-    let two = run_9x9(&dir.path().join("two")).threads(2).bank();
-    assert_golden("GOLDEN_9X9", &one, GOLDEN_9X9);
-    // The thread count changes no byte: same records, same files.
+    let one = run(&dir.path().join("one")).threads(1).bank();
+    let two = run(&dir.path().join("two")).threads(2).bank();
+    assert_golden(name, &one, golden);
     let records = shards(&one);
-    assert_eq!(records, shards(&two), "--threads 1 and 2 differ");
+    assert_eq!(records, shards(&two), "{name}: --threads 1 and 2 differ");
     for (file, _, _) in &records {
         assert!(
             std::fs::read(one.join(file)).unwrap() == std::fs::read(two.join(file)).unwrap(),
-            "{file} differs between --threads 1 and --threads 2"
+            "{name}: {file} differs between --threads 1 and --threads 2"
         );
     }
+}
+
+#[test]
+fn a_9x9_run_makes_the_pinned_bytes_on_1_and_2_threads() {
+    assert_golden_on_1_and_2_threads("GOLDEN_9X9", run_9x9, GOLDEN_9X9);
 }
 
 #[test]
@@ -221,11 +226,7 @@ fn a_symmetric_9x9_run_makes_the_pinned_bytes() {
 
 #[test]
 fn a_top_rating_band_run_makes_the_pinned_bytes_on_1_and_2_threads() {
-    let dir = tempfile::tempdir().unwrap();
-    let one = run_9x9_top(&dir.path().join("one")).threads(1).bank();
-    let two = run_9x9_top(&dir.path().join("two")).threads(2).bank();
-    assert_golden("GOLDEN_9X9_TOP", &one, GOLDEN_9X9_TOP);
-    assert_eq!(shards(&one), shards(&two), "--threads 1 and 2 differ");
+    assert_golden_on_1_and_2_threads("GOLDEN_9X9_TOP", run_9x9_top, GOLDEN_9X9_TOP);
 }
 
 #[test]
