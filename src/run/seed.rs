@@ -169,7 +169,10 @@ const TRIES_PER_STEP: u32 = 16;
 
 /// Bands whose floor is at least this rating (tenths) climb: a minimal puzzle rated
 /// below the band, but within [`CLIMB_BELOW`] of its floor, is the start of a search
-/// of its neighbourhood (see [`climb`]) instead of a failed attempt.
+/// of its neighbourhood (see [`climb`]) instead of a failed attempt. Measured
+/// (seeds per CPU second, one thread): `top=9.0-9.5` 2.05× faster, `8.5-9.5` 1.44×,
+/// `8.0-9.5` 1.03×; from 7.0 the default `extreme=7.0+` would be 1.10× slower (it
+/// lands by walking minimal puzzles down, which the climbs' ratings only delay).
 const CLIMB_FROM: u16 = 80;
 /// How far below a top band's floor (tenths) a minimal puzzle may rate and still be
 /// climbed from.
