@@ -187,9 +187,9 @@ const CLIMB_ADDS: usize = 4;
 /// cells of `solution` in, at random, until the puzzle is uniquely solvable again
 /// (at most [`CLIMB_ADDS`]), then takes out every given it can without losing that,
 /// in a random order: a minimal puzzle next to the current one. It becomes the
-/// current one when rated no lower (and at most `top`, within `clue_hi` givens);
-/// the search stops at the first that fits, or after [`CLIMB_MOVES`] moves. Draws
-/// only from `rng`, so it is deterministic.
+/// current one when rated no lower (and at most `top`, with a clue count in
+/// `clue_range`); the search stops at the first that fits, or after [`CLIMB_MOVES`]
+/// moves. Draws only from `rng`, so it is deterministic.
 fn climb<B: Board>(
     start: &B::Cells,
     rating: Rating,
@@ -205,6 +205,9 @@ fn climb<B: Board>(
         let mut p = current;
         // One given out.
         let n = fill_where(&mut cells, p.as_ref(), |v| v != 0);
+        if n == 0 {
+            return None;
+        }
         let out = usize::from(cells[rng.random_range(0..n)]);
         p.as_mut()[out] = 0;
         // Cells in until unique.
