@@ -20,7 +20,7 @@
 //! To regenerate the constants, run
 //!
 //! ```sh
-//! GOLDEN_PRINT=1 cargo test --release --features sudoku-peer --test golden -- --nocapture
+//! GOLDEN_PRINT=1 cargo test --release --features sudoku-peer --test suite golden -- --nocapture
 //! ```
 //!
 //! which prints the actual values as Rust source to paste here, instead of failing on
@@ -179,7 +179,7 @@ fn assert_golden(name: &str, dir: &Path, golden: &[Shard]) {
         actual, golden,
         "{name}: the bank's bytes changed. If that is deliberate, bump the crate version \
          and PINNED_VERSION, and regenerate the constants with GOLDEN_PRINT=1 (see the top \
-         of tests/golden.rs)"
+         of tests/suite/golden.rs)"
     );
     assert_eq!(
         version, PINNED_VERSION,
