@@ -8,7 +8,7 @@
 //! box hidden single (1.2) is preferred to a line one (1.5).
 
 use super::tables::{
-    digit_count, Bits, Cells128, FewBits, BOXES, CELL_UNITS, COLS, PEERS, ROWS, UNIT_BITS,
+    digit_count, Bits, Bits64, Cells128, FewBits, BOXES, CELL_UNITS, COLS, PEERS, ROWS, UNIT_BITS,
     UNIT_CELLS, UNIT_MASK,
 };
 use super::{Found, Pencilmarks, Technique};
@@ -683,55 +683,26 @@ pub(crate) fn turbot(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 9]) -> boo
             }
         }
     }
-    for rating in [40, 41, 42] {
+    // Most calls find nothing: one pass says which ratings have a chain at all,
+    // and only the lowest is searched again to be recorded.
+    let mut found = 0u8;
+    for d in 0..9 {
+        found |= two_links(b, f, d, &all_links[d][..counts[d]], None);
+        if found & 1 != 0 {
+            break;
+        }
+    }
+    if found != 0 {
+        let rating = 40 + found.trailing_zeros() as u8;
         for d in 0..9 {
-            let (links, n) = (&all_links[d], counts[d]);
-            for i in 0..n {
-                for j in i + 1..n {
-                    let (k1, k2) = (links[i].0, links[j].0);
-                    let r = match (k1.min(k2), k1.max(k2)) {
-                        (0, 0) | (1, 1) => 40,
-                        (0, 1) => 41,
-                        _ => 42,
-                    };
-                    if r != rating {
-                        continue;
-                    }
-                    let (a1, a2) = (links[i].1, links[i].2);
-                    let (b1, b2) = (links[j].1, links[j].2);
-                    for (x, xe, y, ye) in [
-                        (a1, a2, b1, b2),
-                        (a1, a2, b2, b1),
-                        (a2, a1, b1, b2),
-                        (a2, a1, b2, b1),
-                    ] {
-                        // x and y are weakly linked; xe and ye are the far ends
-                        // (four distinct cells: the links' own ends differ).
-                        if x == y || x == ye || xe == y || xe == ye || PEERS[x] >> y & 1 == 0 {
-                            continue;
-                        }
-                        let chain = (1u128 << x) | (1u128 << xe) | (1u128 << y) | (1u128 << ye);
-                        let targets = b.pos[d] & PEERS[xe] & PEERS[ye] & !chain;
-                        if targets != 0 {
-                            let mark = f.mark();
-                            f.push_mask(targets, d);
-                            f.cells.extend([xe as u8, x as u8, y as u8, ye as u8]);
-                            let unit = |(kind, a, _): (usize, usize, usize)| CELL_UNITS[a][kind];
-                            let houses = 1 << unit(links[i]) | 1 << unit(links[j]);
-                            f.pattern(mark, houses, 1 << d);
-                        }
-                    }
-                }
-            }
+            two_links(b, f, d, &all_links[d][..counts[d]], Some(rating));
         }
         let t = match rating {
             40 => Technique::Skyscraper,
             41 => Technique::TwoStringKite,
             _ => Technique::TurbotFish,
         };
-        if f.elim(t, rating) {
-            return true;
-        }
+        return f.elim(t, rating);
     }
     for d in (0..9).filter(|&d| fresh(d)) {
         empty_rectangle(b, f, d);
@@ -744,6 +715,66 @@ pub(crate) fn turbot(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 9]) -> boo
         grouped_chains(b, f, d, 2);
     }
     remember(f.elim(Technique::TurbotFish, 43), memo, &b.digit_stamp)
+}
+
+/// The chains of two strong links of digit `d` (`links`: unit kind 0 row / 1 column
+/// / 2 box, end, end) whose far ends' common peers hold `d`: skyscrapers (two
+/// parallel lines, 4.0), two-string kites (a row and a column, 4.1) and turbot fishes
+/// (a box, 4.2). With `record` the ones of that rating go into `f`; without, nothing
+/// is recorded, and the ratings found come back as bits (bit 0: 4.0).
+fn two_links(
+    b: &Pencilmarks,
+    f: &mut Found,
+    d: usize,
+    links: &[(usize, usize, usize)],
+    record: Option<u8>,
+) -> u8 {
+    let mut found = 0u8;
+    for i in 0..links.len() {
+        for j in i + 1..links.len() {
+            let (k1, k2) = (links[i].0, links[j].0);
+            let rating = match (k1.min(k2), k1.max(k2)) {
+                (0, 0) | (1, 1) => 40,
+                (0, 1) => 41,
+                _ => 42,
+            };
+            if record.is_some_and(|r| r != rating)
+                || record.is_none() && found >> (rating - 40) & 1 != 0
+            {
+                continue;
+            }
+            let (a1, a2) = (links[i].1, links[i].2);
+            let (b1, b2) = (links[j].1, links[j].2);
+            for (x, xe, y, ye) in [
+                (a1, a2, b1, b2),
+                (a1, a2, b2, b1),
+                (a2, a1, b1, b2),
+                (a2, a1, b2, b1),
+            ] {
+                // x and y are weakly linked; xe and ye are the far ends
+                // (four distinct cells: the links' own ends differ).
+                if x == y || x == ye || xe == y || xe == ye || PEERS[x] >> y & 1 == 0 {
+                    continue;
+                }
+                let chain = (1u128 << x) | (1u128 << xe) | (1u128 << y) | (1u128 << ye);
+                let targets = b.pos[d] & PEERS[xe] & PEERS[ye] & !chain;
+                if targets == 0 {
+                    continue;
+                }
+                if record.is_none() {
+                    found |= 1 << (rating - 40);
+                    break;
+                }
+                let mark = f.mark();
+                f.push_mask(targets, d);
+                f.cells.extend([xe as u8, x as u8, y as u8, ye as u8]);
+                let unit = |(kind, a, _): (usize, usize, usize)| CELL_UNITS[a][kind];
+                let houses = 1 << unit(links[i]) | 1 << unit(links[j]);
+                f.pattern(mark, houses, 1 << d);
+            }
+        }
+    }
+    found
 }
 
 /// Empty rectangles of digit `d`: a box whose places of `d` lie on its row `r` and
@@ -1031,7 +1062,7 @@ impl GroupedSearch<'_> {
 /// five- and six-link ones as off by default.)
 pub(crate) fn three_links(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 9]) -> bool {
     let mut search = LinkSearch {
-        b,
+        ends_at: [0; 81],
         d: 0,
         links: [(0, 0, 0); 27],
         n_links: 0,
@@ -1058,15 +1089,28 @@ pub(crate) fn three_links(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 9]) -
         if search.n_links < LINKS {
             continue;
         }
+        for (i, &(a, z, _)) in search.links[..search.n_links].iter().enumerate() {
+            search.ends_at[a as usize] |= 1 << (2 * i);
+            search.ends_at[z as usize] |= 1 << (2 * i + 1);
+        }
         for i in 0..search.n_links {
             let (a, z, kind) = search.links[i];
             for (e, x) in [(a, z), (z, a)] {
+                search.used = 1u128 << e | 1u128 << x;
+                // Every elimination sees the chain's first cell: none there, no
+                // chain from it.
+                let targets = b.pos[d] & PEERS[e as usize] & !search.used;
+                if targets == 0 {
+                    continue;
+                }
                 search.chain[0] = e;
                 search.chain[1] = x;
                 search.kinds[0] = kind;
-                search.used = 1u128 << e | 1u128 << x;
-                search.extend(f, 1);
+                search.extend(f, 1, targets);
             }
+        }
+        for c in Cells128(search.starts) {
+            search.ends_at[c] = 0;
         }
     }
     if search.best != u8::MAX {
@@ -1083,8 +1127,10 @@ pub(crate) fn three_links(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 9]) -
 const LINKS: usize = 3;
 
 /// The depth-first search of [`three_links`] for one digit.
-struct LinkSearch<'a> {
-    b: &'a Pencilmarks,
+struct LinkSearch {
+    /// Per cell, the link ends there: bit 2 i for link i's first cell, 2 i + 1 for
+    /// its second.
+    ends_at: [u64; 81],
     d: usize,
     /// The digit's strong links: its two cells and the unit kind (0 row, 1
     /// column, 2 box).
@@ -1099,15 +1145,16 @@ struct LinkSearch<'a> {
     best: u8,
 }
 
-impl LinkSearch<'_> {
+impl LinkSearch {
     /// Extends a chain of `k` links: the next link starts at a cell that sees the
-    /// current far end (the weak link).
-    fn extend(&mut self, f: &mut Found, k: usize) {
-        let (b, d) = (self.b, self.d);
+    /// current far end (the weak link). `targets`: the cells of the digit outside
+    /// the chain that see its first cell (never empty: a chain that could remove
+    /// nothing is not extended).
+    fn extend(&mut self, f: &mut Found, k: usize, targets: u128) {
+        let d = self.d;
         let last = self.chain[2 * k - 1] as usize;
         if k == LINKS {
-            let first = self.chain[0] as usize;
-            let targets = b.pos[d] & PEERS[first] & PEERS[last] & !self.used;
+            let targets = targets & PEERS[last];
             if targets == 0 {
                 return;
             }
@@ -1146,19 +1193,25 @@ impl LinkSearch<'_> {
         if next_starts == 0 {
             return;
         }
-        for i in 0..self.n_links {
-            let (a, z, kind) = self.links[i];
-            for (y, x) in [(a, z), (z, a)] {
-                if next_starts >> y & 1 == 0 || self.used >> x & 1 != 0 {
-                    continue;
-                }
-                self.chain[2 * k] = y;
-                self.chain[2 * k + 1] = x;
-                self.kinds[k] = kind;
-                self.used |= 1u128 << y | 1u128 << x;
-                self.extend(f, k + 1);
-                self.used &= !(1u128 << y | 1u128 << x);
+        // The next link's near end in one of those cells: links in order, each
+        // from its first cell then from its second.
+        let ends = Cells128(next_starts).fold(0u64, |ends, c| ends | self.ends_at[c]);
+        for e in Bits64(ends) {
+            let (a, z, kind) = self.links[e / 2];
+            let (y, x) = if e % 2 == 0 { (a, z) } else { (z, a) };
+            if self.used >> x & 1 != 0 {
+                continue;
             }
+            let cells = 1u128 << y | 1u128 << x;
+            if targets & !cells == 0 {
+                continue;
+            }
+            self.chain[2 * k] = y;
+            self.chain[2 * k + 1] = x;
+            self.kinds[k] = kind;
+            self.used |= cells;
+            self.extend(f, k + 1, targets & !cells);
+            self.used &= !cells;
         }
     }
 }
