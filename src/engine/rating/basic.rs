@@ -1255,6 +1255,12 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
     if bivalue == 0 {
         return false;
     }
+    // The bivalue cells by their two digits (9 x + y, x < y).
+    let mut by_pair = [0u128; 81];
+    for y in Cells128(bivalue) {
+        let m = b.cand[y];
+        by_pair[9 * m.trailing_zeros() as usize + (15 - m.leading_zeros()) as usize] |= 1 << y;
+    }
     for u in units_se_order() {
         let (mut cells, mut cand) = ([0usize; 9], [0u16; 9]);
         let mut k = 0;
@@ -1270,12 +1276,18 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
                 set |= 1 << cells[i];
                 biggest = biggest.max(digit_count(cand[i]));
             }
-            // The bivalue cell y sees one of the four at least (a cell of the unit
-            // sees them all).
-            for y in Cells128(bivalue & !set) {
-                if b.cand[y] & !union != 0 || set & PEERS[y] == 0 {
-                    continue;
+            // The bivalue cell y holds two of the five digits and sees one of the
+            // four at least (a cell of the unit sees them all).
+            let (mut ys, mut seen) = (0u128, 0u128);
+            for x in Bits(union as u32) {
+                for z in Bits((union as u32) >> (x + 1)) {
+                    ys |= by_pair[9 * x + x + 1 + z];
                 }
+            }
+            for c in Cells128(set) {
+                seen |= PEERS[c];
+            }
+            for y in Cells128(ys & seen & !set) {
                 // Only y's digits can be loose (the unit's cells see each other).
                 // One loose, z: z leaves every cell that sees all of its cells. None
                 // (SE's doubly linked wing): each of y's digits leaves every cell
