@@ -285,8 +285,18 @@ pub(crate) struct Chains {
 }
 
 /// SE's length increment, in tenths: +1 each time `len` passes 4, 6, 8, 12, 16, 24,
-/// 32, … (the bound grows alternately by 3/2 and 4/3).
+/// 32, … (the bound grows alternately by 3/2 and 4/3). A table lookup below
+/// [`TABLED`] nodes (every chain of a 9×9 board: it has 1,458 nodes), which the
+/// searches ask for at every conclusion and every bound.
 pub(crate) fn length_increment(len: usize) -> u8 {
+    match INCREMENTS.get(len) {
+        Some(&inc) => inc,
+        None => increment_by_bounds(len),
+    }
+}
+
+/// [`length_increment`] computed: the bounds walked up to `len`.
+const fn increment_by_bounds(len: usize) -> u8 {
     let (mut added, mut ceil, mut odd) = (0u8, 4usize, false);
     while len > ceil {
         added = added.saturating_add(1);
@@ -296,17 +306,42 @@ pub(crate) fn length_increment(len: usize) -> u8 {
     added
 }
 
+/// Chain lengths of [`INCREMENTS`] and [`LONGEST`].
+const TABLED: usize = 2048;
+
+/// [`length_increment`] of every length below [`TABLED`].
+static INCREMENTS: [u8; TABLED] = {
+    let mut t = [0u8; TABLED];
+    let mut len = 0;
+    while len < TABLED {
+        t[len] = increment_by_bounds(len);
+        len += 1;
+    }
+    t
+};
+
+/// For each increment allowed (tenths), the most nodes a chain can have within it
+/// (at least 4), [`TABLED`] − 1 when every tabled length is.
+static LONGEST: [u16; 32] = {
+    let mut t = [0u16; 32];
+    let mut allowed = 0;
+    while allowed < 32 {
+        let mut k = 4;
+        while k + 1 < TABLED && INCREMENTS[k + 1] as usize <= allowed {
+            k += 1;
+        }
+        t[allowed] = k as u16;
+        allowed += 1;
+    }
+    t
+};
+
 /// The most nodes `k` for which `base + length_increment(k)` stays within `limit`
-/// (tenths), or `None` when even `base` exceeds it.
+/// (tenths), or `None` when even `base` exceeds it. Past [`TABLED`] − 1 nodes the
+/// answer is that bound: no chain of a 9×9 board is longer.
 fn longest(base: u8, limit: u8) -> Option<usize> {
-    if base > limit {
-        return None;
-    }
-    let mut k = 4;
-    while base + length_increment(k + 1) <= limit {
-        k += 1;
-    }
-    Some(k)
+    let allowed = limit.checked_sub(base)? as usize;
+    Some(LONGEST.get(allowed).map_or(TABLED - 1, |&k| k as usize))
 }
 
 impl Chains {
@@ -1812,6 +1847,32 @@ mod tests {
     use super::*;
     use crate::engine::grid::parse_line;
     use crate::engine::rating::{Rater, Step};
+
+    /// The tables give what walking SE's bounds gives: the increment of every
+    /// tabled length, and the longest chain each allowance admits.
+    #[test]
+    fn the_length_tables_are_the_bounds_walked() {
+        for len in 0..TABLED + 100 {
+            assert_eq!(length_increment(len), increment_by_bounds(len), "{len}");
+        }
+        for base in [65u8, 66, 70, 75, 80, 85] {
+            // Up to 1.7 above the base (a chain of 1,536 nodes): walked, the bound
+            // stays within the table.
+            for limit in base - 2..=base + 17 {
+                let walked = (base <= limit).then(|| {
+                    let mut k = 4;
+                    while base + increment_by_bounds(k + 1) <= limit {
+                        k += 1;
+                    }
+                    k
+                });
+                assert_eq!(longest(base, limit), walked, "{base} {limit}");
+            }
+        }
+        assert_eq!(longest(70, 70), Some(4));
+        assert_eq!(longest(70, 72), Some(8));
+        assert_eq!(longest(70, 69), None);
+    }
 
     /// The closure's answer is the breadth-first search's, candidate by candidate:
     /// the filter in [`Chains::unary`] may only skip searches that find nothing.
