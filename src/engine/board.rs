@@ -44,6 +44,9 @@ pub trait Board: Send + Sync + 'static {
         solution: &Self::Cells,
         rng: &mut R,
     ) -> Carved<Self::Cells>;
+    /// Takes out of `puzzle` (uniquely solvable) every given it can, visiting the
+    /// cells of `order`, as long as it stays uniquely solvable: a minimal puzzle.
+    fn minimize(puzzle: &Self::Cells, order: &[u16]) -> Self::Cells;
     /// The exact pattern-first canonical form (DESIGN.md), `0` for empty.
     fn canonical_form(puzzle: &Self::Cells) -> Self::Cells;
     /// A uniformly random element of the symmetry group.
@@ -128,6 +131,11 @@ impl<S: Shape> Board for Nxn<S> {
         rng: &mut R,
     ) -> Carved<Self::Cells> {
         crate::engine::generate::carve::<S, R>(strategy, stop_at, symmetry, solution, rng)
+    }
+
+    #[inline]
+    fn minimize(puzzle: &Self::Cells, order: &[u16]) -> Self::Cells {
+        crate::engine::generate::minimize::<S>(*puzzle, order)
     }
 
     #[inline]

@@ -229,13 +229,7 @@ fn climb<B: Board>(
         // Every given that can go, in a random order.
         let n = fill_where(&mut cells, p.as_ref(), |v| v != 0);
         cells[..n].shuffle(rng);
-        for &c in &cells[..n] {
-            let c = usize::from(c);
-            let v = std::mem::replace(&mut p.as_mut()[c], 0);
-            if B::count_solutions(&p, 2) != 1 {
-                p.as_mut()[c] = v;
-            }
-        }
+        let p = B::minimize(&p, &cells[..n]);
         let clues = clues_of(p.as_ref());
         if clues < clue_range.0 || clues > clue_range.1 {
             continue;

@@ -211,6 +211,14 @@ pub fn carve<S: Shape, R: Rng + ?Sized>(
     }
 }
 
+/// Takes out of `puzzle` (uniquely solvable) every given it can, visiting them in
+/// `order`, each removal kept only if the puzzle stays uniquely solvable: a minimal
+/// puzzle ([`walk`] to the end).
+pub fn minimize<S: Shape>(puzzle: S::Cells, order: &[u16]) -> S::Cells {
+    let n = n_clues(puzzle.as_ref());
+    walk::<S>(puzzle, n, order, 0).puzzle
+}
+
 /// The removal walk of `minimal` and `target`: visits `order`, empties each cell and
 /// keeps the removal only if the puzzle stays unique; stops once `n_clues <= stop_at`.
 /// Invariant: `puzzle` is uniquely solvable throughout, with `n_clues` givens.

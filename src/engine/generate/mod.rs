@@ -14,6 +14,6 @@ pub mod carve;
 pub mod fill;
 pub mod symmetry;
 
-pub use carve::{carve, Carve, Carved};
+pub use carve::{carve, minimize, Carve, Carved};
 pub use fill::{fill, Fill};
 pub use symmetry::Symmetry;
