@@ -20,7 +20,7 @@ use crate::bank::export::{export, Destination, Exported, Format, Request, EXCHAN
 use crate::cli::ExportArgs;
 use crate::say;
 use crate::util::output::{
-    create_output_dir, refuse_existing, refuse_special, TempOutput, WriteBack,
+    create_output_dir, refuse_existing, refuse_special, widen_stdout_pipe, TempOutput, WriteBack,
 };
 
 use super::Outcome;
@@ -84,6 +84,7 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
         }
         (written?, args.to.display().to_string())
     } else if to_stdout {
+        widen_stdout_pipe();
         let to = Destination::Stream {
             name: "standard output",
             writer: Box::new(io::stdout().lock()),

@@ -332,6 +332,40 @@ fn start_write_back(file: &File, from: u64, len: u64) {
     let _ = (file, from, len);
 }
 
+/// Widens the pipe behind standard output, when it is one, to 1 MiB (Linux's
+/// `F_SETPIPE_SZ`; the default is 64 KiB): a fast writer then wakes its reader once a
+/// megabyte instead of once per 64 KiB. On a 1M-row bank `export --format jsonl --to -
+/// | wc -l` took 0.28 s instead of 0.51 s (median wall of 15 interleaved runs), and
+/// varied far less. Best effort: a file, a terminal, or a refusal (the system's
+/// `pipe-max-size`) leaves the output as it is.
+pub fn widen_stdout_pipe() {
+    widen_pipe(&io::stdout(), 1 << 20);
+}
+
+/// [`widen_stdout_pipe`] for any descriptor: whether `fd` is a pipe now at least
+/// `bytes` wide.
+fn widen_pipe(fd: &impl std::os::fd::AsRawFd, bytes: usize) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        let fd = fd.as_raw_fd();
+        // SAFETY: fstat and fcntl on a descriptor the caller holds open; `stat` is
+        // plain data the call fills in.
+        unsafe {
+            let mut stat: libc::stat = std::mem::zeroed();
+            if libc::fstat(fd, &mut stat) != 0 || stat.st_mode & libc::S_IFMT != libc::S_IFIFO {
+                return false;
+            }
+            let size = libc::fcntl(fd, libc::F_SETPIPE_SZ, bytes as libc::c_int);
+            size >= 0 && size as usize >= bytes
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = (fd, bytes);
+        false
+    }
+}
+
 /// Runs `work` while a helper thread starts the writeback of `file` every `every`: for
 /// a file written by someone else (SQLite) what [`WriteBack`] does for ours. On a
 /// 1M-row SQLite export (380 MB) the fsync before the rename otherwise took 0.15 s
@@ -365,6 +399,19 @@ pub fn is_broken_pipe(err: &anyhow::Error) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn a_pipe_is_widened_and_a_file_is_left_alone() {
+        let (reader, mut writer) = io::pipe().unwrap();
+        assert!(widen_pipe(&writer, 1 << 20));
+        // A megabyte now goes in without a reader draining it.
+        writer.write_all(&vec![b'x'; 1 << 20]).unwrap();
+        drop(reader);
+        let dir = tempfile::tempdir().unwrap();
+        let file = File::create(dir.path().join("f")).unwrap();
+        assert!(!widen_pipe(&file, 1 << 20));
+    }
 
     #[test]
     fn a_committed_output_is_complete_and_a_dropped_one_leaves_nothing() {
