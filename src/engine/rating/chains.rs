@@ -921,13 +921,7 @@ impl Chains {
                 let (on, off, contra) = match first[root] {
                     NONE => {
                         first[root] = n as u16;
-                        let mut on: Nodes = [0; 9];
-                        for (k, &word) in self.reach.reach[n].iter().enumerate() {
-                            for bit in Bits64(word) {
-                                let m = 64 * k + bit;
-                                on[m % 9] |= 1 << (m / 9);
-                            }
-                        }
+                        let on = self.reach.reach[n];
                         let off = weak_links(b, &on);
                         (on, off, clash(&on, &off))
                     }
@@ -1089,7 +1083,9 @@ impl Chains {
 /// successors' sets. Fixed buffers: no allocation per step.
 struct Reach {
     succ: [Set729; 729],
-    reach: [Set729; 729],
+    /// By digit, as a propagation's sets are ([`Nodes`]): a branch's outcome is
+    /// its node's set as it is.
+    reach: [Nodes; 729],
     /// The nodes of components with more than one node: the only candidates that
     /// can start a bidirectional cycle.
     cyclic: Set729,
@@ -1110,7 +1106,7 @@ impl Reach {
     fn new() -> Self {
         Reach {
             succ: [[0; 12]; 729],
-            reach: [[0; 12]; 729],
+            reach: [[0; 9]; 729],
             cyclic: [0; 12],
             root: [0; 729],
             index: [UNSEEN; 729],
@@ -1181,12 +1177,12 @@ impl Reach {
         // u roots a component: its members are on the stack above it. Their set is
         // the component itself plus every successor's set (components reached from
         // here were completed earlier).
-        let mut members = [0u64; 12];
+        let mut all: Nodes = [0; 9];
         let mut top = self.depth;
         loop {
             top -= 1;
             let v = self.stack[top] as usize;
-            set(&mut members, v);
+            all[v % 9] |= 1 << (v / 9);
             if v == u {
                 break;
             }
@@ -1199,13 +1195,12 @@ impl Reach {
                 *n |= s;
             }
         }
-        let mut all = members;
         for (w, &word) in next.iter().enumerate() {
             for bit in Bits64(word) {
                 let x = 64 * w + bit;
                 // A node already in the set came with its own reach (every reach
                 // set holds its node): members, or reached by another.
-                if !get(&all, x) {
+                if !has(&all, x) {
                     for (a, r) in all.iter_mut().zip(&self.reach[x]) {
                         *a |= r;
                     }
@@ -1230,8 +1225,8 @@ impl Reach {
     fn refutes(&self, b: &Pencilmarks, n: usize) -> bool {
         let (c, d) = (n / 9, n % 9);
         let r = &self.reach[n];
-        Bits((b.cand[c] & !(1 << d)) as u32).any(|e| get(r, 9 * c + e))
-            || Cells128(PEERS[c] & b.pos[d]).any(|q| get(r, 9 * q + d))
+        r[d] & PEERS[c] & b.pos[d] != 0
+            || Bits((b.cand[c] & !(1 << d)) as u32).any(|e| r[e] >> c & 1 != 0)
     }
 }
 
