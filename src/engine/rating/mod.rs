@@ -52,6 +52,9 @@
 //! Every uniquely solvable puzzle gets a rating: when no implemented technique makes
 //! progress (SE would need nested dynamic chains, 9.0+), one cell is set from the
 //! solution and the step is rated [`CEILING`] with technique `beyond-implemented`.
+//! A puzzle whose path has such a step is `beyond-implemented` too, at the rating of
+//! its hardest step (a lower bound), even when a dynamic chain of the path rates as
+//! high: its technique never claims chains solve it.
 //! Invalid input (no solution, several solutions) is a [`RateError`].
 //!
 //! Architecture invariant: no I/O, no global mutable state. A [`Rater`] owns every
@@ -72,7 +75,7 @@ use tables::{Bits, Cells128, CELL_UNITS, PEERS, UNIT_BITS};
 /// The first sudoku-factory version whose rater gives this build's ratings. Bump it
 /// (with the crate version) whenever a change to the rater changes any rating:
 /// `verify` re-rates only banks made since, and holds older ones to consistency.
-pub const RATER_SINCE: &str = "0.4.8";
+pub const RATER_SINCE: &str = "0.4.10";
 
 /// The rating of a step when no implemented technique applies (tenths): above the
 /// dynamic forcing chains (8.5+), where SE's nested chains (9.0+) live.
@@ -637,7 +640,8 @@ impl Rater {
     }
 
     /// Follows the path from the board as it is to the solution, `best` being the
-    /// hardest step so far; returns the hardest step, or the first one above `cap`.
+    /// hardest step so far; returns the hardest step (`beyond-implemented` when any
+    /// step was), or the first one above `cap`.
     /// Without `steps` to record, the singles between two other steps are placed
     /// in one go ([`basic::singles`]).
     fn path(
@@ -649,6 +653,7 @@ impl Rater {
     ) -> Rating {
         let fast = steps.is_none();
         self.found.record = !fast;
+        let mut beyond = false;
         while self.board.empty != 0 && best.rating <= cap {
             if fast {
                 let singles = self.singles();
@@ -686,6 +691,7 @@ impl Rater {
                     technique: self.found.technique,
                 };
             }
+            beyond |= self.found.technique == Technique::BeyondImplemented;
             if let (Some(steps), Some((candidates, grid))) = (steps.as_deref_mut(), before) {
                 let f = &mut self.found;
                 // Finders record a cell or a deduction once per pattern that gives it
@@ -702,6 +708,12 @@ impl Rater {
                     grid,
                 });
             }
+        }
+        // A path that needed a step beyond the implemented techniques says so,
+        // whichever step was the hardest: its rating is a lower bound (SE's step
+        // there rates 9.0 or more), not the rating of chains that solve it.
+        if beyond {
+            best.technique = Technique::BeyondImplemented;
         }
         best
     }

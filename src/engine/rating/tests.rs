@@ -239,6 +239,32 @@ fn the_singles_in_one_go_give_the_step_by_step_rating() {
 
 /// A capped rating is the rating when it is at most the cap, and above the cap
 /// when the rating is.
+/// #2423 of mith's T&E(3) list, SE 11.7 (Denis Berthier's CSP-Rules-Examples,
+/// `Sudoku/Tridagons/#2423-OR4FW7+OR2FgW2.clp`): its path meets a 9.5 dynamic
+/// forcing chain, then a step no implemented technique makes. Regression: it rated
+/// `9.5 dynamic-forcing-chain`, as if chains solved it.
+#[test]
+fn a_path_with_a_step_beyond_the_techniques_is_beyond_them_whatever_its_hardest_chain() {
+    let p = "...4..7.9.57.89.....9732....459...1.67....59.9.15..4...94..167...6...9.171..9....";
+    let mut steps = Vec::new();
+    let rated = Rater::new()
+        .rate_with_steps(&cells(p), &mut steps)
+        .expect("valid");
+    let beyond = steps
+        .iter()
+        .position(|s| s.technique == Technique::BeyondImplemented)
+        .expect("a step beyond the techniques");
+    assert!(steps[..beyond]
+        .iter()
+        .any(|s| s.technique == Technique::DynamicForcingChain && s.rating == CEILING));
+    let expected = Rating {
+        rating: CEILING,
+        technique: Technique::BeyondImplemented,
+    };
+    assert_eq!(rated, expected);
+    assert_eq!(rate(p), expected, "the fast path agrees");
+}
+
 #[test]
 fn a_capped_rating_is_exact_up_to_the_cap_and_above_it_beyond() {
     for &(p, _, rating) in BY_TECHNIQUE {
