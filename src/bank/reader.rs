@@ -22,7 +22,8 @@ use std::hash::Hasher as _;
 use twox_hash::XxHash3_64 as Xxh3;
 
 use crate::bank::format::{
-    Manifest, Params, SeedPuzzle, ShardRecord, COLUMNS, HEADER, MANIFEST, REQUIRED_COLUMNS,
+    Manifest, Params, SeedPuzzle, ShardRecord, COLUMNS, HEADER, HISTOGRAMS, MANIFEST,
+    REQUIRED_COLUMNS,
 };
 use crate::bank::seeds::SeedScan;
 use crate::bank::seeds::{self, SeedFileError, SeedManifest};
@@ -202,11 +203,11 @@ pub fn refuse_bank_file(to: &Path, dir: &Path) -> Result<(), OpenError> {
         Some(p) if !p.as_os_str().is_empty() => p,
         _ => Path::new("."),
     };
-    let same_dir = match (parent.canonicalize(), dir.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    if is_bank_name && same_dir {
+    let (parent, dir_path) = (parent.canonicalize(), dir.canonicalize());
+    let same_dir = matches!((&parent, &dir_path), (Ok(a), Ok(b)) if a == b);
+    // Every file of `histograms/` is the bank's too (`stats` reads them).
+    let in_histograms = matches!((&parent, &dir_path), (Ok(a), Ok(b)) if *a == b.join(HISTOGRAMS));
+    if is_bank_name && same_dir || in_histograms {
         return Err(OpenError::OwnFile {
             to: to.to_path_buf(),
             dir: dir.to_path_buf(),

@@ -13,11 +13,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 
 use crate::bank::format::{ImportParams, Params};
 use crate::bank::import::{self, ImportConfig, Reject, Rejected, Source};
+use crate::bank::reader::refuse_bank_file;
 use crate::bank::sink::{self, SinkConfig};
 use crate::cli::{GradeArg, ImportArgs};
 use crate::engine::bands::Scale;
 use crate::say;
-use crate::util::output::{refuse_existing, TempOutput, WriteBack};
+use crate::util::output::{refuse_existing, refuse_input, TempOutput, WriteBack};
 use crate::util::text::counted;
 
 use super::Outcome;
@@ -40,6 +41,9 @@ pub fn run(args: &ImportArgs) -> anyhow::Result<Outcome> {
     sink::refuse_occupied(&args.out, args.force)?;
     if let Some(rejects) = &args.rejects {
         refuse_existing(rejects, args.force)?;
+        refuse_input(rejects, args.inputs.iter().map(|p| p.as_path()))?;
+        // The bank about to be written (with --force, over one that is there).
+        refuse_bank_file(rejects, &args.out)?;
     }
     let total: u64 = sources.iter().map(|s| s.digest.bytes).sum();
     let params = Params {

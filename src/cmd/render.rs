@@ -39,7 +39,8 @@ use crate::with_board;
 use super::{board_error, open_input, Outcome};
 use crate::bank::reader::{check_bands, check_complete, for_each_row, refuse_bank_file};
 use crate::util::output::{
-    create_output_dir, parent_of, refuse_existing, refuse_special, sync_dir, write_file,
+    create_output_dir, parent_of, refuse_existing, refuse_input, refuse_special, same_file,
+    sync_dir, write_file,
 };
 
 /// Where the puzzles come from.
@@ -113,6 +114,16 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         if args.input.is_dir() {
             refuse_bank_file(a, &args.input)?;
         }
+        // `--append --txt BOOKS --exclude BOOKS` reads the earlier books before it
+        // adds the next one: only a file replaced may not be read.
+        let appended = args.append && args.txt.as_ref() == Some(*a);
+        let excluded = args.exclude.iter().filter(|_| !appended);
+        refuse_input(
+            a,
+            std::iter::once(&args.input)
+                .chain(excluded)
+                .map(PathBuf::as_path),
+        )?;
     }
     for dir in [&args.svg, &args.png].into_iter().flatten() {
         if dir.exists() && !dir.is_dir() {
@@ -628,16 +639,4 @@ fn play_page(title: &str, size: Size, puzzles: &[Puzzle]) -> anyhow::Result<Stri
         })
         .collect();
     Ok(html::play_page(size, title, &shown)?)
-}
-
-/// Whether two output paths name one file (the same name in the same directory,
-/// however spelt: `a.txt` and `./a.txt`).
-fn same_file(a: &Path, b: &Path) -> bool {
-    let key = |p: &Path| {
-        (
-            parent_of(p).canonicalize().ok(),
-            p.file_name().map(|n| n.to_owned()),
-        )
-    };
-    a == b || matches!((key(a), key(b)), ((Some(x), n), (Some(y), m)) if x == y && n == m)
 }

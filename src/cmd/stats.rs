@@ -21,12 +21,9 @@ use crate::util::text::counted;
 use crate::say;
 
 use super::{write_stdout, Outcome};
-use crate::bank::format::ShardRecord;
+use crate::bank::format::{ShardRecord, HISTOGRAMS};
 use crate::bank::reader::{refuse_bank_file, shard_mismatch};
 use crate::util::output::{refuse_existing, write_file};
-
-/// The directory the generator writes its HdrHistogram files to.
-const HISTOGRAMS: &str = "histograms";
 
 pub fn run(args: &StatsArgs) -> anyhow::Result<Outcome> {
     let dir = &args.out;

@@ -33,6 +33,8 @@ pub enum OutputError {
     IsADirectory(PathBuf),
     #[error("{} already exists; pass --force to replace it", .0.display())]
     Exists(PathBuf),
+    #[error("{} is also an input of this command: writing it would replace what is read; write the output elsewhere", .0.display())]
+    IsAnInput(PathBuf),
     #[error("{}: not a file name", .0.display())]
     NotAFileName(PathBuf),
     /// An I/O error, with what was being done to which path (`creating PATH`).
@@ -87,6 +89,38 @@ pub fn refuse_existing(to: &Path, force: bool) -> Result<(), OutputError> {
         Ok(meta) if meta.is_dir() => Err(OutputError::IsADirectory(to.to_path_buf())),
         Ok(_) if !force => Err(OutputError::Exists(to.to_path_buf())),
         _ => Ok(()),
+    }
+}
+
+/// Whether `a` and `b` name one file: the same path, the same directory and name
+/// (whether or not the file exists yet), or one file under two names (a link).
+pub fn same_file(a: &Path, b: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if let (Ok(x), Ok(y)) = (fs::metadata(a), fs::metadata(b)) {
+            return x.dev() == y.dev() && x.ino() == y.ino();
+        }
+    }
+    let key = |p: &Path| {
+        (
+            parent_of(p).canonicalize().ok(),
+            p.file_name().map(|n| n.to_owned()),
+        )
+    };
+    a == b || matches!((key(a), key(b)), ((Some(x), n), (Some(y), m)) if x == y && n == m)
+}
+
+/// An output must not be one of the command's input files, even with `--force`: it
+/// would be replaced before (or while) it is read (`render in.txt --pdf in.txt
+/// --force` turned the puzzles into the book).
+pub fn refuse_input<'a>(
+    to: &Path,
+    inputs: impl IntoIterator<Item = &'a Path>,
+) -> Result<(), OutputError> {
+    match inputs.into_iter().any(|input| same_file(to, input)) {
+        true => Err(OutputError::IsAnInput(to.to_path_buf())),
+        false => Ok(()),
     }
 }
 
@@ -411,6 +445,29 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let file = File::create(dir.path().join("f")).unwrap();
         assert!(!widen_pipe(&file, 1 << 20));
+    }
+
+    #[test]
+    fn an_input_is_refused_as_an_output_under_any_of_its_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let input = dir.path().join("in.txt");
+        fs::write(&input, "puzzles\n").unwrap();
+        let other = dir.path().join("out.txt");
+        let linked = dir.path().join("hard-link.txt");
+        fs::hard_link(&input, &linked).unwrap();
+        let dotted = dir.path().join(".").join("in.txt");
+        for to in [&input, &linked, &dotted] {
+            let refused = refuse_input(to, [input.as_path()]).unwrap_err();
+            assert!(
+                refused.to_string().contains("is also an input"),
+                "{refused}"
+            );
+        }
+        assert!(refuse_input(&other, [input.as_path()]).is_ok());
+        assert!(
+            same_file(&other, &dir.path().join("./out.txt")),
+            "not there yet"
+        );
     }
 
     #[test]

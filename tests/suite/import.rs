@@ -283,6 +283,35 @@ fn an_equivalent_puzzle_is_a_duplicate_and_bad_usage_writes_nothing() {
     assert_eq!(code, Some(2));
     assert!(stderr.contains("not standard input"), "{stderr}");
     assert!(!dir.path().join("none").exists());
+
+    // Regressions: --rejects over an input (with --force it replaced the puzzles
+    // being read) or over a file of the bank being written (its manifest was
+    // replaced by the rejects, and `verify` failed).
+    let text = std::fs::read(&file).unwrap();
+    let manifest_before = std::fs::read(bank.join("manifest.json")).unwrap();
+    let rejects_over = [file.clone(), bank.join("manifest.json")];
+    for rejects in &rejects_over {
+        let (code, stderr) = import(
+            &bank,
+            &[
+                file.to_str().unwrap(),
+                "--force",
+                "--rejects",
+                rejects.to_str().unwrap(),
+            ],
+        );
+        assert_eq!(code, Some(2), "{stderr}");
+        assert!(
+            stderr.contains("is also an input") || stderr.contains("is a file of the bank"),
+            "{stderr}"
+        );
+    }
+    assert_eq!(std::fs::read(&file).unwrap(), text);
+    assert_eq!(
+        std::fs::read(bank.join("manifest.json")).unwrap(),
+        manifest_before
+    );
+    verify_clean(&bank);
 }
 
 #[test]

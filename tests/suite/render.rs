@@ -615,6 +615,27 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
     assert_eq!(std::fs::read(copy.join("manifest.json")).unwrap(), before);
     common::verify(&copy).assert().success();
 
+    // Regression: an output over the input file itself, with --force, replaced the
+    // puzzles with the book (or with the few puzzles `--txt` kept).
+    let puzzles = dir.path().join("puzzles.txt");
+    let qqwing = concat!(env!("CARGO_MANIFEST_DIR"), "/data/qqwing-10k.txt");
+    let text: String = std::fs::read_to_string(qqwing)
+        .unwrap()
+        .lines()
+        .take(20)
+        .map(|line| format!("{line}\n"))
+        .collect();
+    std::fs::write(&puzzles, &text).unwrap();
+    for flag in ["--pdf", "--txt"] {
+        let run = render(&puzzles, &["--count", "5", "--force", flag])
+            .arg(dir.path().join(".").join("puzzles.txt"))
+            .assert()
+            .code(2);
+        let stderr = crate::common::stderr_of(&run);
+        assert!(stderr.contains("is also an input"), "{stderr}");
+    }
+    assert_eq!(std::fs::read_to_string(&puzzles).unwrap(), text);
+
     // Regression: a smaller image set written over a larger one with --force left
     // the larger one's puzzle-0003.svg and the like beside it. Other files stay.
     let images = dir.path().join("images");

@@ -116,6 +116,26 @@ fn the_chart_never_replaces_a_bank_file_and_needs_force_over_a_file() {
     }
     assert_eq!(files_under(&out), before, "the bank is untouched");
 
+    // Regression: a histogram file was not the bank's (`--force` replaced it, and
+    // `stats` then warned that it was no interval log).
+    let with_histograms = generate(dir.path().join("histograms")).count(50).bank();
+    let before = files_under(&with_histograms);
+    let histogram = with_histograms.join("histograms").join("fill.hlog");
+    assert!(histogram.is_file(), "the bank has histograms");
+    let output = factory()
+        .arg("stats")
+        .arg(&with_histograms)
+        .arg("--force")
+        .arg("--svg")
+        .arg(&histogram)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2), "{output:?}");
+    assert!(String::from_utf8(output.stderr)
+        .unwrap()
+        .contains("is a file of the bank"));
+    assert_eq!(files_under(&with_histograms), before);
+
     let chart = dir.path().join("mine.svg");
     std::fs::write(&chart, "my own drawing").unwrap();
     let output = factory()
