@@ -516,11 +516,13 @@ fn read_shard<B: Board>(
     let mut reader = ShardReader::open(&path)?;
     reader.read_header()?;
     check_columns(&reader, &path)?;
+    let mut rows = 0u64;
     while let Some(row) = reader.next_row_of(B::SIZE, B::empty()) {
         let row: Row<B::Cells> = row?.map_err(|error| MergeError::Row {
             path: path.clone(),
             error,
         })?;
+        rows += 1;
         let clues = row.clues;
         if usize::from(clues) > B::SIZE.n_cells() {
             return Err(MergeError::Row {
@@ -551,9 +553,14 @@ fn read_shard<B: Board>(
             rating: row.rating,
         })?;
     }
-    // The shard was checked when the input was opened; check the bytes actually read.
+    // The shard was checked when the input was opened; check the bytes actually read,
+    // and the rows they hold (a manifest that lists fewer rows than its shard, or a
+    // blank line, which CSV readers skip, merged without a word).
     let digest = reader.finish()?;
-    check_digest(&path, record, &digest)
+    match bank::reader::shard_mismatch(record, rows, &digest) {
+        None => Ok(()),
+        Some(what) => Err(MergeError::ShardMismatch { path, what }),
+    }
 }
 
 /// Every (input index, input, shard record, global shard position), in input order.

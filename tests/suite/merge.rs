@@ -323,6 +323,21 @@ fn bad_inputs_are_errors_that_write_nothing() {
     std::fs::write(&shard, &bytes).unwrap();
     refused(&[&good, &bad], "bad/bank-00001.csv.zst: XXH3");
 
+    // Regression: rows the manifest does not count (a blank line, which CSV readers
+    // skip, or a row count edited by hand) merged without a word; the bytes match.
+    let blank = dir.path().join("blank");
+    std::fs::create_dir(&blank).unwrap();
+    for name in listing(&good) {
+        if good.join(&name).is_file() {
+            std::fs::copy(good.join(&name), blank.join(&name)).unwrap();
+        }
+    }
+    rewrite_shard(&blank, "bank-00002.csv.zst", |lines| lines[5].clear());
+    refused(
+        &[&good, &blank],
+        "blank/bank-00002.csv.zst: 999 rows, the manifest lists 1000",
+    );
+
     // A missing shard file, and an incomplete manifest that says which shards are missing.
     std::fs::remove_file(&shard).unwrap();
     refused(&[&bad], "bad/bank-00001.csv.zst");
