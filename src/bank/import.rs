@@ -240,6 +240,7 @@ fn pick_column(
         None => Err(ImportError::Source {
             path: path.to_path_buf(),
             reason: match wanted {
+                _ if names.is_empty() => "no header line: the file is empty".to_string(),
                 Some(name) => format!("no column {name:?} (it has {shown})"),
                 None => format!(
                     "no puzzle column (it has {shown}; tried {}): pass --column NAME",
@@ -257,8 +258,11 @@ pub enum Reject {
     Malformed(String),
     NoSolution,
     NotUnique,
-    /// No band of the table takes its clue count or rating.
-    NoBand,
+    /// No band of the table takes its clue count or rating (in tenths, when rated).
+    NoBand {
+        clues: u16,
+        rating: Option<u8>,
+    },
 }
 
 impl std::fmt::Display for Reject {
@@ -267,7 +271,13 @@ impl std::fmt::Display for Reject {
             Reject::Malformed(e) => f.write_str(e),
             Reject::NoSolution => f.write_str("no solution"),
             Reject::NotUnique => f.write_str("more than one solution"),
-            Reject::NoBand => f.write_str("no band of the table takes it"),
+            Reject::NoBand { clues, rating } => {
+                write!(f, "no band of the table takes it ({clues} clues")?;
+                if let Some(r) = rating {
+                    write!(f, ", rating {}.{}", r / 10, r % 10)?;
+                }
+                f.write_str(")")
+            }
         }
     }
 }
@@ -559,7 +569,10 @@ fn make<B: Board>(
     let band = config
         .bands
         .grade_puzzle(clues, rating.map(|r| r.rating))
-        .ok_or(Reject::NoBand)?;
+        .ok_or(Reject::NoBand {
+            clues,
+            rating: rating.map(|r| r.rating),
+        })?;
     let canonical = B::canonical_form(&puzzle);
     Ok(Made {
         puzzle,
@@ -625,7 +638,7 @@ pub fn import<B: Board>(
                                         Reject::Malformed(_) => &mut summary.malformed,
                                         Reject::NoSolution => &mut summary.no_solution,
                                         Reject::NotUnique => &mut summary.not_unique,
-                                        Reject::NoBand => &mut summary.no_band,
+                                        Reject::NoBand { .. } => &mut summary.no_band,
                                     } += 1;
                                     on_reject(&Rejected {
                                         source: s,

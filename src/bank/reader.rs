@@ -138,7 +138,7 @@ pub enum OpenError {
         found: u64,
         listed: u64,
     },
-    #[error("--difficulty {name:?}: the bank has no such band (its bands: {known})")]
+    #[error("{name:?}: the bank has no such band (its bands: {known})")]
     NoSuchBand { name: String, known: String },
     #[error("{} is a file of the bank {} itself: write the output elsewhere", to.display(), dir.display())]
     OwnFile { to: PathBuf, dir: PathBuf },

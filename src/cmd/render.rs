@@ -30,7 +30,7 @@ use crate::engine::grid::{parse_board, ParseError, Size};
 use crate::render::font::Fonts;
 use crate::render::html::{self, PlayPuzzle};
 use crate::render::layout::{self, BookConfig, Trim};
-use crate::render::select::{Candidate, Config, Selector};
+use crate::render::select::{Candidate, Config, Count, Selector};
 use crate::render::{pdf, png, svg, Puzzle};
 use crate::say;
 use crate::util::text::counted;
@@ -289,7 +289,11 @@ fn open_source(args: &RenderArgs) -> anyhow::Result<(Source, Size)> {
             }
         }
         check_complete(&dir, &manifest)?;
-        check_bands(&args.difficulty, &manifest, size)?;
+        check_bands(&args.difficulty, &manifest, size).context("--difficulty")?;
+        if let Some(Count::PerBand(bands)) = &args.count {
+            let names: Vec<String> = bands.iter().map(|(name, _)| name.clone()).collect();
+            check_bands(&names, &manifest, size).context("--count")?;
+        }
         return Ok((
             Source::Bank {
                 dir,
@@ -305,16 +309,26 @@ fn open_source(args: &RenderArgs) -> anyhow::Result<(Source, Size)> {
         None => infer_size(&lines, &name)?,
     };
     let table = BandTable::default_for(size);
-    for d in &args.difficulty {
+    for d in &named_bands(args) {
         if !table.bands().iter().any(|b| &b.name == d) {
             let known: Vec<&str> = table.bands().iter().map(|b| b.name.as_str()).collect();
             bail!(
-                "--difficulty {d}: {size} puzzles are graded {} (the default table)",
+                "band {d:?} (--difficulty or --count): {size} puzzles are graded {} (the default table)",
                 known.join(", ")
             );
         }
     }
     Ok((Source::Lines(lines), size))
+}
+
+/// The bands `--difficulty` and `--count NAME=N` name: each must be a band of the
+/// input's table.
+fn named_bands(args: &RenderArgs) -> Vec<String> {
+    let mut names = args.difficulty.clone();
+    if let Some(Count::PerBand(bands)) = &args.count {
+        names.extend(bands.iter().map(|(name, _)| name.clone()));
+    }
+    names
 }
 
 fn input_name(path: &Path) -> String {

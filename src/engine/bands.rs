@@ -308,8 +308,9 @@ impl BandTable {
             }
         }
         let bands = parse_items(spec, RATING_ITEM, |name, range, malformed| {
-            let (range, even) = match range.trim().strip_suffix(":even") {
-                Some(range) => (range, true),
+            let (range, even) = match range.trim().split_once(':') {
+                Some((range, "even")) => (range, true),
+                Some(_) => return Err(malformed("the only suffix after : is even")),
                 None => (range, false),
             };
             let (range, clues) = match range.split_once('@') {
@@ -756,6 +757,9 @@ mod tests {
         assert!(err("easy=1.0-2.5,hard=2.5+").contains("overlap"));
         assert!(err("easy=1.00-2").contains("LO is not a rating"));
         assert!(err("easy=1.0-x").contains("HI is not a rating"));
+        // Regression: an unknown suffix was read as part of HI.
+        assert!(err("easy=1.0-1.4:odd").contains("the only suffix after : is even"));
+        assert!(err("easy=1.0-1.4:even:even").contains("the only suffix after : is even"));
         assert!(err("easy=3.0-2.0").contains("LO is larger"));
         assert!(err("easy=1.0-1.4@45").contains("the clue range after @ is LO-HI"));
         assert!(err("easy=1.0-1.4@x-45").contains("clue range's LO is not a whole number"));

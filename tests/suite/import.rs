@@ -312,6 +312,24 @@ fn an_equivalent_puzzle_is_a_duplicate_and_bad_usage_writes_nothing() {
         manifest_before
     );
     verify_clean(&bank);
+
+    // An empty CSV says so; a puzzle no band takes says what it has.
+    let empty = dir.path().join("empty.csv");
+    std::fs::write(&empty, "").unwrap();
+    let (code, stderr) = import(&dir.path().join("e"), &[empty.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("no header line: the file is empty"),
+        "{stderr}"
+    );
+    let clues = lines[0].chars().filter(|c| c.is_ascii_digit()).count();
+    let (code, stderr) = import(
+        &dir.path().join("nb"),
+        &[file.to_str().unwrap(), "--bands", "full=70-81"],
+    );
+    assert_eq!(code, Some(1), "{stderr}");
+    let said = format!("line 1: no band of the table takes it ({clues} clues, rating ");
+    assert!(stderr.contains(&said), "{stderr}");
 }
 
 #[test]

@@ -511,6 +511,12 @@ fn bad_input_is_exit_2_and_nothing_is_written() {
     fails(&["--large-print", "--per-page", "4"], "--large-print");
     fails(&["--count", "100000"], "--count 100000: only");
     fails(&["--difficulty", "nightmare"], "no such band");
+    // Regression: a band `--count` names that the bank lacks was "only 0 distinct
+    // puzzles are available".
+    fails(
+        &["--count", "nightmare=1"],
+        "--count: \"nightmare\": the bank has no such band",
+    );
     nothing_written();
     // No output at all.
     render(bank(), &[]).assert().code(2);

@@ -101,7 +101,7 @@ pub fn export(
             ExportError::ExchangeSize(size)
         );
     }
-    check_bands(request.difficulty, &manifest, size)?;
+    check_bands(request.difficulty, &manifest, size).context("--difficulty")?;
 
     // The first shard's header fixes the columns every shard must have.
     let paths: Vec<PathBuf> = manifest.shards.iter().map(|s| dir.join(&s.file)).collect();
