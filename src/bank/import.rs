@@ -481,8 +481,18 @@ impl Puzzles {
                     }
                     *line = record.position().map_or(*line + 1, |p| p.line());
                     let name = source.column.as_ref().map_or("", |(n, _)| n.as_str());
-                    let cells = parse(record.get(*column).unwrap_or_default(), *line)
-                        .map_err(|e| format!("{e} (in field {name:?})"));
+                    let field = record.get(*column).unwrap_or_default();
+                    // A quote opened and never closed swallows the lines after it
+                    // into the field.
+                    let more_lines = memchr::memchr_iter(b'\n', field).count();
+                    let cells = if more_lines > 0 {
+                        Err(format!(
+                            "line {line}: field {name:?} is quoted and runs on over {more_lines} more line{}: is its closing quote missing?",
+                            if more_lines == 1 { "" } else { "s" }
+                        ))
+                    } else {
+                        parse(field, *line).map_err(|e| format!("{e} (in field {name:?})"))
+                    };
                     out.push(Entry { line: *line, cells });
                 }
                 Puzzles::Parquet {

@@ -420,3 +420,24 @@ pq.write_table(table, sys.argv[3], compression="brotli")
     assert!(stderr.contains("BROTLI"), "{stderr}");
     assert!(!dir.path().join("n").exists() && !dir.path().join("b").exists());
 }
+
+/// Regression: a quote never closed swallowed the lines after it into one field,
+/// reported as "unexpected character U+000A" with no word of the lost lines.
+#[test]
+fn an_unclosed_quote_is_named_with_the_lines_it_swallowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let lines = qqwing_lines();
+    let csv = dir.path().join("quote.csv");
+    let text = format!(
+        "puzzle\n{}\n\"{}\n{}\n{}\n",
+        lines[0], lines[1], lines[2], lines[3]
+    );
+    std::fs::write(&csv, text).unwrap();
+    let (code, stderr) = import(&dir.path().join("bank"), &[csv.to_str().unwrap()]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("line 3: field \"puzzle\" is quoted and runs on over 3 more lines"),
+        "{stderr}"
+    );
+    assert_eq!(read_bank(&dir.path().join("bank")).len(), 1);
+}
