@@ -21,6 +21,15 @@ fn rate(line: &str) -> Rating {
         .expect("test puzzle is valid")
 }
 
+/// The rating and the path's steps.
+fn rate_with_steps(line: &str) -> (Rating, Vec<Step>) {
+    let mut steps = Vec::new();
+    let rated = Rater::new()
+        .rate_with_steps(&cells(line), &mut steps)
+        .expect("test puzzle is valid");
+    (rated, steps)
+}
+
 /// (puzzle, technique, rating in tenths)
 #[rustfmt::skip]
 const BY_TECHNIQUE: &[(&str, Technique, u8)] = &[
@@ -246,10 +255,7 @@ fn the_singles_in_one_go_give_the_step_by_step_rating() {
 #[test]
 fn a_path_with_a_step_beyond_the_techniques_is_beyond_them_whatever_its_hardest_chain() {
     let p = "...4..7.9.57.89.....9732....459...1.67....59.9.15..4...94..167...6...9.171..9....";
-    let mut steps = Vec::new();
-    let rated = Rater::new()
-        .rate_with_steps(&cells(p), &mut steps)
-        .expect("valid");
+    let (rated, steps) = rate_with_steps(p);
     let beyond = steps
         .iter()
         .position(|s| s.technique == Technique::BeyondImplemented)
@@ -391,10 +397,7 @@ proptest! {
 #[test]
 fn a_bug_type_4_keeps_the_common_digit_and_the_extras() {
     let p = "4.......6.12...74.3.......52..314..95.97.24.8..........5..4..2...6.8.5..7..9.5..1";
-    let mut steps = Vec::new();
-    let r = Rater::new()
-        .rate_with_steps(&cells(p), &mut steps)
-        .expect("valid");
+    let (r, steps) = rate_with_steps(p);
     assert_eq!((r.technique, r.rating), (Technique::Bug, 57));
     let step = steps
         .iter()
