@@ -624,14 +624,14 @@ impl ShardReader {
     }
 }
 
+/// The UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xEF\xBB\xBF";
+
 /// Streams the raw records of one shard, for readers that pass columns through
 /// unparsed (`export`): the same file, hashing and header check as [`ShardReader`],
 /// but lines are split with `memchr` instead of the csv crate's state machine, which
 /// cost as much as the decompression. A line with a quote (never written by the
 /// factory, whose fields need none, but valid CSV) goes through the csv crate.
-/// The UTF-8 byte-order mark.
-const BOM: &[u8] = b"\xEF\xBB\xBF";
-
 pub struct RecordReader {
     path: PathBuf,
     decoder: ReadAhead,

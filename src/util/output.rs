@@ -118,10 +118,10 @@ pub fn refuse_input<'a>(
     to: &Path,
     inputs: impl IntoIterator<Item = &'a Path>,
 ) -> Result<(), OutputError> {
-    match inputs.into_iter().any(|input| same_file(to, input)) {
-        true => Err(OutputError::IsAnInput(to.to_path_buf())),
-        false => Ok(()),
+    if inputs.into_iter().any(|input| same_file(to, input)) {
+        return Err(OutputError::IsAnInput(to.to_path_buf()));
     }
+    Ok(())
 }
 
 /// FILE's directory must exist: outputs never create directories (a typo in a path
