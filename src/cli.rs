@@ -489,10 +489,11 @@ pub struct ExportArgs {
     pub bank: PathBuf,
     /// The file to write. It appears only when complete (written under a temporary
     /// name beside it, then renamed). `-` writes to standard output (jsonl,
-    /// csv-kaggle and csv, named by --format).
+    /// csv-kaggle, csv, sudoku-exchange or opensudoku, named by --format).
     #[arg(long, value_name = "FILE")]
     pub to: PathBuf,
-    /// Output format (default: from FILE's extension: .sqlite/.db, .jsonl, .csv, .csv.zst).
+    /// Output format (default: from FILE's extension: .sqlite/.sqlite3/.db, .jsonl,
+    /// .parquet, .opensudoku, .csv, .csv.zst).
     #[arg(long, value_enum)]
     pub format: Option<ExportFormatArg>,
     /// Only rows of these bands, comma-separated or repeated (e.g. hard,expert).
