@@ -28,6 +28,25 @@ fn parse_band_name(text: &str) -> Result<String, String> {
     }
 }
 
+impl Cli {
+    /// Parses the command line, with `--difficulty any` (or `all`, names no table may
+    /// give a band) read as no filter in `export` and `render`, as `generate` reads it.
+    pub fn parse_args() -> Cli {
+        let mut cli = Cli::parse();
+        let every = |names: &mut Vec<String>| {
+            if names.iter().any(|n| n == "any" || n == "all") {
+                names.clear();
+            }
+        };
+        match &mut cli.command {
+            Command::Export(args) => every(&mut args.difficulty),
+            Command::Render(args) => every(&mut args.difficulty),
+            _ => {}
+        }
+        cli
+    }
+}
+
 /// Banks of uniquely solvable, graded Sudoku puzzles, made fast and reproducibly.
 #[derive(Debug, Parser)]
 #[command(name = "sudoku-factory", version, about, propagate_version = true)]
@@ -496,7 +515,8 @@ pub struct ExportArgs {
     /// .parquet, .opensudoku, .csv, .csv.zst).
     #[arg(long, value_enum)]
     pub format: Option<ExportFormatArg>,
-    /// Only rows of these bands, comma-separated or repeated (e.g. hard,expert).
+    /// Only rows of these bands, comma-separated or repeated (e.g. hard,expert);
+    /// `any` (or none): every band.
     #[arg(long, value_name = "BAND", value_delimiter = ',', value_parser = parse_band_name)]
     pub difficulty: Vec<String>,
     /// Only the first row of each canonical form (one puzzle per class of equivalent
@@ -568,7 +588,8 @@ pub struct RenderArgs {
     /// length). A bank's manifest gives its own.
     #[arg(long, value_parser = parse_board_size)]
     pub size: Option<Size>,
-    /// Only puzzles of these bands, comma-separated or repeated (e.g. hard,expert).
+    /// Only puzzles of these bands, comma-separated or repeated (e.g. hard,expert);
+    /// `any` (or none): every band.
     #[arg(long, value_name = "BAND", value_delimiter = ',', value_parser = parse_band_name)]
     pub difficulty: Vec<String>,
     /// Exactly N puzzles (more than are available is an error), or N of each band

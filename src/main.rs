@@ -3,7 +3,6 @@
 
 use std::process::ExitCode;
 
-use clap::Parser;
 use sudoku_factory::cli::{Cli, Command};
 use sudoku_factory::cmd::{self, Outcome};
 
@@ -17,7 +16,7 @@ fn main() -> ExitCode {
     unsafe {
         libc::signal(libc::SIGXFSZ, libc::SIG_IGN);
     }
-    let cli = Cli::parse();
+    let cli = Cli::parse_args();
     // Ctrl-C, SIGTERM, SIGHUP: the unfinished temporary files go before the run ends.
     sudoku_factory::util::signals::install();
     let result = match &cli.command {

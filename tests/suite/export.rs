@@ -612,6 +612,9 @@ fn filters_pick_bands_one_row_per_class_and_a_limit() {
         .collect();
     assert!(!hard.is_empty());
     assert_eq!(ids(&run(&["--difficulty", "hard,expert"])), hard);
+    // `any`, as `generate` reads it: every band (regression: "no such band").
+    let all: Vec<u64> = rows.iter().map(|r| r.id).collect();
+    assert_eq!(ids(&run(&["--difficulty", "any"])), all);
 
     let mut seen = BTreeSet::new();
     let firsts: Vec<u64> = rows
