@@ -34,7 +34,10 @@ impl Cli {
     pub fn parse_args() -> Cli {
         let mut cli = Cli::parse();
         let every = |names: &mut Vec<String>| {
-            if names.iter().any(|n| n == "any" || n == "all") {
+            if names
+                .iter()
+                .any(|n| crate::engine::bands::means_every_band(n))
+            {
                 names.clear();
             }
         };

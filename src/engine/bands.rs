@@ -86,6 +86,12 @@ impl Scale {
     }
 }
 
+/// `--difficulty any` (generate, export, render) and `all` (bench) mean every band,
+/// so no table may name a band so.
+pub fn means_every_band(name: &str) -> bool {
+    name == "any" || name == "all"
+}
+
 /// One named range, inclusive at both ends: clue counts, or ratings in tenths (an
 /// open top, `7.0+`, is `hi == u16::MAX`).
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -546,8 +552,7 @@ fn parse_items(
                 "a band name is ASCII letters, digits, '-' or '_'",
             ));
         }
-        // `--difficulty any` (generate) and `all` (bench) mean every band.
-        if name == "any" || name == "all" {
+        if means_every_band(name) {
             return Err(malformed(
                 "`any` and `all` are not band names: `--difficulty any` means every band",
             ));
