@@ -145,6 +145,7 @@ fn chain_json(chain: &Chain) -> serde_json::Value {
             Link::Assumed => json!("assumed"),
             Link::Cell => json!("cell"),
             Link::House(u) => house_json(u),
+            Link::Rule(t) => json!({"rule": t.name()}),
         };
         json!({
             "cell": n.cell,

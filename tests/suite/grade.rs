@@ -203,13 +203,13 @@ const PUBLISHED_HARDEST: &[(&str, &str, &str, &str)] = &[
     ("ObiWahn+Tarek #38", "......3..2...8.1...5...9....8..1.9....67...3.4....5..2..3.2....1....47...9.6...8.", "8.4", "CSP-Rules-Examples Sudoku-a/Oddagons/ObiWahn+Tarek#38-W5-O9.clp"),
 ];
 
-/// The published hardest puzzles through `grade`. Below 9.5 (dynamic forcing chains)
-/// the rating is SE's, exactly. From 9.5 up SE's path needs its nested chains, which
-/// the rater does not have yet: such a puzzle must rate at least 9.5 (no chain of
-/// ours may claim less) and say `beyond-implemented`. When the nested chains land,
-/// this test is where their ratings are checked against SE's.
+/// The published hardest puzzles through `grade`. Every puzzle the rater rates to
+/// the end (no step beyond its techniques: up to SE's dynamic forcing chains (+),
+/// 9.0 + length) rates exactly as SE does. One whose path needs SE's nested chains
+/// (9.5 and up), which the rater does not have yet, says `beyond-implemented` with a
+/// lower bound: at least 9.5, at most SE's rating.
 #[test]
-fn the_published_hardest_puzzles_rate_as_se_below_its_nested_chains_and_beyond_above() {
+fn the_published_hardest_puzzles_rate_as_se_or_beyond_with_a_lower_bound() {
     let input: String = PUBLISHED_HARDEST
         .iter()
         .map(|(_, p, _, _)| format!("{p}\n"))
@@ -217,15 +217,21 @@ fn the_published_hardest_puzzles_rate_as_se_below_its_nested_chains_and_beyond_a
     let rated = stdout(&["grade"], input, 0);
     let lines: Vec<&str> = rated.lines().collect();
     assert_eq!(lines.len(), PUBLISHED_HARDEST.len());
+    let mut exact = 0;
     for (&(name, _, se, source), line) in PUBLISHED_HARDEST.iter().zip(lines) {
         let (ours, technique) = line.split_once(' ').expect("rating and technique");
         let tenths = |r: &str| (r.parse::<f64>().unwrap() * 10.0).round() as u32;
-        if tenths(se) < 95 {
-            assert_eq!(ours, se, "{name} ({source}): {line}");
-            assert_ne!(technique, "beyond-implemented", "{name}: {line}");
+        if technique == "beyond-implemented" {
+            assert!(tenths(se) >= 95, "{name} ({source}), SE {se}: {line}");
+            assert!(
+                (95..=tenths(se)).contains(&tenths(ours)),
+                "{name} ({source}), SE {se}: {line}"
+            );
         } else {
-            assert!(tenths(ours) >= 95, "{name} ({source}), SE {se}: {line}");
-            assert_eq!(technique, "beyond-implemented", "{name}, SE {se}: {line}");
+            assert_eq!(ours, se, "{name} ({source}): {line}");
+            exact += 1;
         }
     }
+    // The three rated 9.5 and 9.6: beyond the techniques before 0.4.11.
+    assert!(exact >= 9, "{exact} rated to the end");
 }

@@ -12,7 +12,8 @@ use crate::common::factory;
 
 /// Puzzles of `se-rated.txt` whose paths take, among others, a hidden pair, an
 /// XY-wing, an X-chain, an AIC, an XY-chain, an aligned triplet exclusion, a nishio, a
-/// static and a dynamic forcing chain.
+/// static and a dynamic forcing chain; and one (SE 9.5, from Denis Berthier's
+/// CSP-Rules examples) that takes dynamic forcing chains (+).
 const PUZZLES: &[&str] = &[
     "..267.....4.1..37..7...4..1..72.9.582.......495.4.17..8..7...9..95..3.6.....568..",
     "87.....39.53...27....3.5......682......1.3...2.9.4.3.8.8.7.9.5.1.7...8.3.2..3..4.",
@@ -31,6 +32,7 @@ const PUZZLES: &[&str] = &[
     // the path of the one above elsewhere).
     ".7.....8.1.......49..158..3...286.....34.92...6.3.5.9.6..8.1..9.1.....3...7.2.6..",
     "3..75..622....3..8.581........6.94......4......92.5........782.8..9....757..62..1",
+    ".8.4.5....12.3...........6.3....4..7.6.7...5.7...8...9......1......9.2.....3.6...",
 ];
 
 /// The board before a step, as the JSON gives it.
@@ -260,6 +262,19 @@ fn check_chain(board: &Board, p: &Value) -> Vec<usize> {
                 assumed = Some((c, d, on));
                 continue;
             }
+            if let Some(rule) = link.get("rule") {
+                // Off through a rule of dynamic forcing chains (+): its causes are
+                // the candidates whose going made the pattern.
+                assert!(!on && !from.is_empty(), "{n}");
+                assert!(from.iter().all(|&(_, _, fon)| !fon), "{n}");
+                let mut left = board.cand.clone();
+                for &(fc, fd, _) in &from {
+                    left[fc] &= !(1 << fd);
+                }
+                let rule = rule.as_str().unwrap();
+                assert!(rule_removes(&left, rule, (c, d)), "{rule} off {n}");
+                continue;
+            }
             let house = link.is_object().then(|| house_cells(link));
             if !on {
                 // Off: an on node in the same cell, or of the same digit in the house.
@@ -322,6 +337,76 @@ fn check_chain(board: &Board, p: &Value) -> Vec<usize> {
         assert_eq!(branches.len(), 1);
     }
     digits
+}
+
+/// Whether `rule` (pointing, claiming, hidden pair, naked pair, X-wing) on the
+/// candidates `cand` (bit `d` for digit `d`) removes digit `d` from cell `c`.
+fn rule_removes(cand: &[u16], rule: &str, (c, d): (usize, usize)) -> bool {
+    let houses: Vec<Vec<usize>> = (0..9)
+        .map(|n| (0..81).filter(|&q| row(q) == n).collect())
+        .chain((0..9).map(|n| (0..81).filter(|&q| col(q) == n).collect()))
+        .chain((0..9).map(|n| (0..81).filter(|&q| boxx(q) == n).collect()))
+        .collect();
+    let places = |h: &[usize], e: usize| -> Vec<usize> {
+        h.iter().copied().filter(|&q| cand[q] >> e & 1 != 0).collect()
+    };
+    let (rows, cols, boxes) = (&houses[..9], &houses[9..18], &houses[18..]);
+    match rule {
+        // The digit's places in a base house all in a cover house holding c.
+        "pointing" | "claiming" => {
+            let (bases, covers) = if rule == "pointing" {
+                (boxes.to_vec(), [rows, cols].concat())
+            } else {
+                ([rows, cols].concat(), boxes.to_vec())
+            };
+            bases.iter().any(|base| {
+                let p = places(base, d);
+                covers.iter().any(|cover| {
+                    p.len() > 1
+                        && p.iter().all(|q| cover.contains(q))
+                        && cover.contains(&c)
+                        && !base.contains(&c)
+                })
+            })
+        }
+        // Two other digits confined to two cells of a house, c one of them.
+        "hidden-pair" => houses.iter().filter(|h| h.contains(&c)).any(|h| {
+            (1..=9).any(|d1| {
+                (d1 + 1..=9).any(|d2| {
+                    let mut both = places(h, d1);
+                    both.extend(places(h, d2));
+                    both.sort();
+                    both.dedup();
+                    d != d1 && d != d2 && both.len() == 2 && both.contains(&c)
+                })
+            })
+        }),
+        // Two other cells of a house whose candidates are two digits, d one of them.
+        "naked-pair" => houses.iter().filter(|h| h.contains(&c)).any(|h| {
+            h.iter().any(|&x| {
+                h.iter().any(|&y| {
+                    let union = cand[x] | cand[y];
+                    x < y && x != c && y != c && union.count_ones() == 2 && union >> d & 1 != 0
+                })
+            })
+        }),
+        // Two base lines holding d only in two cover lines, c in a cover, not a base.
+        "x-wing" => [(rows, cols), (cols, rows)].iter().any(|(bases, covers)| {
+            (0..9).any(|i| {
+                (i + 1..9).any(|j| {
+                    let mut p = places(&bases[i], d);
+                    p.extend(places(&bases[j], d));
+                    let hit: Vec<&Vec<usize>> =
+                        covers.iter().filter(|v| p.iter().any(|q| v.contains(q))).collect();
+                    hit.len() == 2
+                        && hit.iter().any(|v| v.contains(&c))
+                        && !bases[i].contains(&c)
+                        && !bases[j].contains(&c)
+                })
+            })
+        }),
+        other => panic!("unknown rule {other}"),
+    }
 }
 
 /// Whether the assumptions are the two values of one candidate, every candidate
@@ -396,7 +481,12 @@ fn every_hint_pattern_justifies_its_conclusions_on_the_candidate_grid() {
                         let digits = check_chain(&board, p);
                         assert!(digits.iter().all(|&d| d == digits[0]), "one digit: {p}");
                     }
-                    "aic" | "xy-chain" | "nishio" | "forcing-chain" | "dynamic-forcing-chain" => {
+                    "aic"
+                    | "xy-chain"
+                    | "nishio"
+                    | "forcing-chain"
+                    | "dynamic-forcing-chain"
+                    | "dynamic-forcing-chain-plus" => {
                         check_chain(&board, p);
                     }
                     _ => continue,
@@ -415,6 +505,7 @@ fn every_hint_pattern_justifies_its_conclusions_on_the_candidate_grid() {
         "nishio",
         "forcing-chain",
         "dynamic-forcing-chain",
+        "dynamic-forcing-chain-plus",
     ] {
         assert!(
             checked.get(t).copied().unwrap_or(0) > 0,

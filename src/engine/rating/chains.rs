@@ -63,12 +63,17 @@ use super::tables::{
 };
 use super::{Found, Pencilmarks, Technique};
 
+mod plus;
+
 /// Parent of the start node.
 const START: u16 = u16::MAX;
 /// Parent code of an on node forced by its cell: `CAUSE_CELL + cell`.
 const CAUSE_CELL: u16 = 1000;
 /// Parent code of an on node forced by a unit: `CAUSE_UNIT + unit`.
 const CAUSE_UNIT: u16 = 2000;
+/// Parent code of an off node a rule of [`Mode::Plus`] switched off: `RULE + k`,
+/// `k` indexing [`Prop::rules`].
+const RULE: u16 = 3000;
 /// No contradiction.
 const NONE: u16 = u16::MAX;
 /// [`Prop::contra`] of a static outcome read from the closure: a contradiction whose
@@ -108,6 +113,9 @@ enum Mode {
     Forcing,
     Nishio,
     Dynamic,
+    /// Dynamic, and when the singles run out, SE's rules of its dynamic forcing
+    /// chains (+) on the propagation's board ([`plus`]).
+    Plus,
 }
 
 /// The outcome of assuming one node.
@@ -120,6 +128,20 @@ struct Prop {
     /// A node found both on and off, [`CLASH`] when the closure says there is one
     /// but the propagation has not run, or [`NONE`].
     contra: u16,
+    /// The rule instances of a [`Mode::Plus`] propagation (an off node's parent
+    /// `RULE + k` is instance `k`), their parents in `rule_parents`. Empty, and
+    /// unallocated, until the level first runs.
+    rules: Vec<RuleUse>,
+    rule_parents: Vec<u16>,
+}
+
+/// One rule instance of a [`Mode::Plus`] propagation: its technique and its
+/// parents, `rule_parents[start..end]` (off nodes).
+#[derive(Clone, Copy)]
+struct RuleUse {
+    technique: Technique,
+    start: u32,
+    end: u32,
 }
 
 impl Prop {
@@ -139,7 +161,15 @@ impl Prop {
             par_on: [START; 729],
             par_off: [START; 729],
             contra: NONE,
+            rules: Vec::new(),
+            rule_parents: Vec::new(),
         }
+    }
+
+    /// The parents (off nodes) of the rule instance behind parent code `par`.
+    fn rule_parents(&self, par: u16) -> &[u16] {
+        let r = self.rules[(par - RULE) as usize];
+        &self.rule_parents[r.start as usize..r.end as usize]
     }
 }
 
@@ -152,6 +182,8 @@ struct Work {
     seen_off: Set729,
     stack: [u16; 1458],
     strong: Strong,
+    /// The eliminations of one round of [`plus`] rules, with their instance.
+    plus: Vec<(u16, u16)>,
 }
 
 /// The static strong links of one step, computed once for every static search of
@@ -263,6 +295,10 @@ pub enum Link {
     Cell,
     /// Through a house (unit `0..27`: rows, columns, boxes).
     House(u8),
+    /// Through a rule of dynamic forcing chains (+) (pointing, claiming, hidden
+    /// pair, naked pair, X-wing) on the branch's board: its `from` nodes are the
+    /// candidates whose going made the pattern.
+    Rule(Technique),
 }
 
 pub(crate) struct Chains {
@@ -368,6 +404,7 @@ impl Chains {
                     bivalue: 0,
                     linked: [0; 9],
                 },
+                plus: Vec::new(),
             }),
         }
     }
@@ -386,7 +423,8 @@ impl Chains {
         let found = self
             .nishio(b)
             .or_else(|| self.multiple(b, Mode::Forcing))
-            .or_else(|| self.multiple(b, Mode::Dynamic));
+            .or_else(|| self.multiple(b, Mode::Dynamic))
+            .or_else(|| self.multiple(b, Mode::Plus));
         self.apply(b, f, found)
     }
 
@@ -458,6 +496,7 @@ impl Chains {
             Technique::ForcingChain => Mode::Forcing,
             Technique::Nishio => Mode::Nishio,
             Technique::DynamicForcingChain => Mode::Dynamic,
+            Technique::DynamicForcingChainPlus => Mode::Plus,
             _ => return None,
         };
         let target = (t.node, t.place);
@@ -468,7 +507,7 @@ impl Chains {
                 // cycle's conclusion is also a chain with every static link, which a
                 // one-kind search may not find.
                 let assumed = !t.place;
-                let dynamic = matches!(mode, Mode::Nishio | Mode::Dynamic);
+                let dynamic = matches!(mode, Mode::Nishio | Mode::Dynamic | Mode::Plus);
                 let w = &mut self.work;
                 for mode in [mode, Mode::Static] {
                     let p = &mut self.scratch;
@@ -812,7 +851,8 @@ impl Chains {
     fn multiple(&mut self, b: &Pencilmarks, mode: Mode) -> Option<Best> {
         let (t, base) = level_of(mode);
         let mut best: Option<Best> = None;
-        if mode == Mode::Dynamic {
+        let dynamic = matches!(mode, Mode::Dynamic | Mode::Plus);
+        if dynamic {
             for c in Cells128(b.empty) {
                 for d in Bits(b.cand[c] as u32) {
                     let n = 9 * c + d;
@@ -830,7 +870,6 @@ impl Chains {
         // (from cells of three candidates or more); the dynamic level adds
         // contradictions, and double forcing from cells of three or more (a
         // bivalue cell is a cell forcing chain).
-        let dynamic = mode == Mode::Dynamic;
         for c in Cells128(b.empty).filter(|_| dynamic) {
             let k = digit_count(b.cand[c]);
             for d in Bits(b.cand[c] as u32) {
@@ -1262,6 +1301,10 @@ fn branch(b: &Pencilmarks, p: &Prop, roots: &[(usize, bool)]) -> Vec<Node> {
             let par = p.par_off[n];
             if par == START {
                 (Vec::new(), Link::Assumed)
+            } else if par >= RULE {
+                let parents = p.rule_parents(par).iter().map(|&q| (q as usize, false));
+                let technique = p.rules[(par - RULE) as usize].technique;
+                (parents.collect(), Link::Rule(technique))
             } else {
                 let pc = par as usize / 9;
                 let link = if pc == c {
@@ -1354,6 +1397,7 @@ enum Until {
 fn level_of(mode: Mode) -> (Technique, u8) {
     match mode {
         Mode::Dynamic => (Technique::DynamicForcingChain, 85),
+        Mode::Plus => (Technique::DynamicForcingChainPlus, 90),
         _ => (Technique::ForcingChain, 80),
     }
 }
@@ -1442,7 +1486,7 @@ fn propagate(
     mode: Mode,
     until: Until,
 ) {
-    if matches!(mode, Mode::Forcing | Mode::Nishio | Mode::Dynamic) {
+    if matches!(mode, Mode::Forcing | Mode::Nishio | Mode::Dynamic | Mode::Plus) {
         // These levels only ever look for the first contradiction.
         debug_assert!(until == Until::Contradiction);
         return propagate_se(b, p, w, (start, start_on), mode);
@@ -1566,6 +1610,8 @@ fn propagate_se(b: &Pencilmarks, p: &mut Prop, w: &mut Work, assumed: (usize, bo
     p.on = [0; 9];
     p.off = [0; 9];
     p.contra = NONE;
+    p.rules.clear();
+    p.rule_parents.clear();
     let cells_link = mode != Mode::Nishio;
     let dynamic = mode != Mode::Forcing;
     w.cand = b.cand;
@@ -1597,7 +1643,46 @@ fn propagate_se(b: &Pencilmarks, p: &mut Prop, w: &mut Work, assumed: (usize, bo
         }};
     }
     mark!(start / 9, start % 9, start_on, START);
-    while p.contra == NONE && (on_head < on_tail || off_head < off_tail) {
+    while p.contra == NONE {
+        if on_head == on_tail && off_head == off_tail {
+            if mode != Mode::Plus {
+                break;
+            }
+            // SE's dynamic chains (+): the rules, on the board as the singles left
+            // it; their eliminations are off nodes like any other.
+            w.plus.clear();
+            let g = plus::Board {
+                b,
+                cand: &w.cand,
+                pos: &w.pos,
+            };
+            let (rules, parents, out) = (&mut p.rules, &mut p.rule_parents, &mut w.plus);
+            plus::advanced(&g, &mut |h| {
+                let k = rules.len() as u16;
+                let start = parents.len() as u32;
+                parents.extend_from_slice(&h.parents[..h.n_parents]);
+                let end = parents.len() as u32;
+                let technique = h.technique;
+                rules.push(RuleUse {
+                    technique,
+                    start,
+                    end,
+                });
+                out.extend(h.removals[..h.n_removals].iter().map(|&q| (q, k)));
+            });
+            for i in 0..w.plus.len() {
+                let (q, k) = w.plus[i];
+                let q = q as usize;
+                mark!(q / 9, q % 9, false, RULE + k);
+                if p.contra != NONE {
+                    break;
+                }
+            }
+            if off_head == off_tail {
+                break;
+            }
+            continue;
+        }
         if on_head < on_tail {
             let n = w.stack[on_head] as usize;
             on_head += 1;
@@ -1726,7 +1811,14 @@ fn ancestors(
             }
         } else {
             let par = p.par_off[n];
-            if par != START {
+            if par == START {
+                continue;
+            }
+            if par >= RULE {
+                for &q in p.rule_parents(par) {
+                    push!(q as usize, false);
+                }
+            } else {
                 push!(par as usize, true);
             }
         }

@@ -75,7 +75,7 @@ use tables::{Bits, Cells128, CELL_UNITS, PEERS, UNIT_BITS};
 /// The first sudoku-factory version whose rater gives this build's ratings. Bump it
 /// (with the crate version) whenever a change to the rater changes any rating:
 /// `verify` re-rates only banks made since, and holds older ones to consistency.
-pub const RATER_SINCE: &str = "0.4.10";
+pub const RATER_SINCE: &str = "0.4.11";
 
 /// The rating of a step when no implemented technique applies (tenths): above the
 /// dynamic forcing chains (8.5+), where SE's nested chains (9.0+) live.
@@ -160,6 +160,9 @@ techniques! {
     /// Static cell or region forcing chains.
     ForcingChain => "forcing-chain",
     DynamicForcingChain => "dynamic-forcing-chain",
+    /// Dynamic forcing chains whose propagations also apply pointing, claiming,
+    /// hidden and naked pairs and X-wings (SE's "dynamic forcing chains (+)").
+    DynamicForcingChainPlus => "dynamic-forcing-chain-plus",
     BeyondImplemented => "beyond-implemented",
 }
 

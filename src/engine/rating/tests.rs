@@ -104,6 +104,9 @@ const BY_TECHNIQUE: &[(&str, Technique, u8)] = &[
     (".2..3..6..........3...7...1.6..1..4.73.8.6.29...7.2...2..5.3..66.7...1.5..3...2..", Technique::Nishio, 78),
     ("..2...6..9..5.7..4.1.....7.....8....8..4.9..7.9.253.1..7.3.5.9..3..4..6.5.......1", Technique::ForcingChain, 83),
     ("...8.5...4...1...6....7......9.8.1.....5.1....31.4.75.1..7.8..3..6...2...27...91.", Technique::DynamicForcingChain, 88),
+    // SE 9.5 (Denis Berthier's CSP-Rules examples, `g-whips/shye-gW8.clp`): beyond
+    // the implemented techniques before 0.4.11.
+    (".8.4.5....12.3...........6.3....4..7.6.7...5.7...8...9......1......9.2.....3.6...", Technique::DynamicForcingChainPlus, 95),
 ];
 
 #[test]
@@ -246,12 +249,11 @@ fn the_singles_in_one_go_give_the_step_by_step_rating() {
     );
 }
 
-/// A capped rating is the rating when it is at most the cap, and above the cap
-/// when the rating is.
 /// #2423 of mith's T&E(3) list, SE 11.7 (Denis Berthier's CSP-Rules-Examples,
 /// `Sudoku/Tridagons/#2423-OR4FW7+OR2FgW2.clp`): its path meets a 9.5 dynamic
-/// forcing chain, then a step no implemented technique makes. Regression: it rated
-/// `9.5 dynamic-forcing-chain`, as if chains solved it.
+/// forcing chain and (since 0.4.11) a 9.9 dynamic forcing chain (+), then a step no
+/// implemented technique makes. Regression: it rated `9.5 dynamic-forcing-chain`,
+/// as if chains solved it.
 #[test]
 fn a_path_with_a_step_beyond_the_techniques_is_beyond_them_whatever_its_hardest_chain() {
     let p = "...4..7.9.57.89.....9732....459...1.67....59.9.15..4...94..167...6...9.171..9....";
@@ -260,17 +262,24 @@ fn a_path_with_a_step_beyond_the_techniques_is_beyond_them_whatever_its_hardest_
         .iter()
         .position(|s| s.technique == Technique::BeyondImplemented)
         .expect("a step beyond the techniques");
-    assert!(steps[..beyond]
+    let before = &steps[..beyond];
+    assert!(before
         .iter()
         .any(|s| s.technique == Technique::DynamicForcingChain && s.rating == CEILING));
+    assert!(before
+        .iter()
+        .any(|s| s.technique == Technique::DynamicForcingChainPlus && s.rating == 99));
     let expected = Rating {
-        rating: CEILING,
+        rating: steps.iter().map(|s| s.rating).max().unwrap(),
         technique: Technique::BeyondImplemented,
     };
+    assert_eq!(expected.rating, 99);
     assert_eq!(rated, expected);
     assert_eq!(rate(p), expected, "the fast path agrees");
 }
 
+/// A capped rating is the rating when it is at most the cap, and above the cap
+/// when the rating is.
 #[test]
 fn a_capped_rating_is_exact_up_to_the_cap_and_above_it_beyond() {
     for &(p, _, rating) in BY_TECHNIQUE {
@@ -435,7 +444,7 @@ fn technique_names_round_trip_and_all_lists_every_technique_once() {
     // with as many entries as the enum has variants, none is missing.
     assert!(Technique::ALL.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(Technique::ALL[0], Technique::None);
-    assert_eq!(Technique::ALL[38], Technique::BeyondImplemented);
+    assert_eq!(Technique::ALL[39], Technique::BeyondImplemented);
     for &t in Technique::ALL {
         assert_eq!(Technique::from_name(t.name()), Some(t));
     }
