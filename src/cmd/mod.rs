@@ -109,15 +109,15 @@ pub fn parse_bands(
     // A band no rating of this rater reaches would be searched for until
     // --max-attempts ran out (the table itself may hold any SE rating: other raters'
     // banks, older manifests).
-    let ceiling = crate::engine::rating::CEILING;
+    let highest = crate::engine::rating::HIGHEST;
     if scale == Scale::Rating {
-        if let Some(i) = table.bands().iter().position(|b| b.lo > u16::from(ceiling)) {
+        if let Some(i) = table.bands().iter().position(|b| b.lo > u16::from(highest)) {
             anyhow::bail!(
-                "--bands: band {:?} ({}): this rater's ratings stop at {}.{} (a puzzle that needs more than its techniques, SE's nested chains at 9.0 and up, rates that, technique beyond-implemented): no puzzle lands above it",
+                "--bands: band {:?} ({}): this rater's ratings stop at {}.{} (dynamic forcing chains (+) as long as a 9x9 board allows; a puzzle that needs SE's nested chains, 9.5 and up, rates a lower bound, technique beyond-implemented): no puzzle lands above it",
                 table.bands()[i].name,
                 table.range_text(i),
-                ceiling / 10,
-                ceiling % 10
+                highest / 10,
+                highest % 10
             );
         }
     }

@@ -715,8 +715,8 @@ mod tests {
 
     #[test]
     fn an_unreachable_rating_is_an_error_naming_the_range() {
-        // No puzzle rates 11.5 on this rater (its hardest step rates 9.5 or a long
-        // dynamic chain's little more); every attempt fails.
+        // No puzzle rates 11.5 on this rater (its ratings stop at HIGHEST, 11.4):
+        // every attempt fails.
         let bands = BandTable::parse_rating("easy=1.0-2.0,impossible=11.5+").unwrap();
         let r = recipe(&bands, &[1], 2);
         let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();

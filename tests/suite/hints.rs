@@ -348,7 +348,10 @@ fn rule_removes(cand: &[u16], rule: &str, (c, d): (usize, usize)) -> bool {
         .chain((0..9).map(|n| (0..81).filter(|&q| boxx(q) == n).collect()))
         .collect();
     let places = |h: &[usize], e: usize| -> Vec<usize> {
-        h.iter().copied().filter(|&q| cand[q] >> e & 1 != 0).collect()
+        h.iter()
+            .copied()
+            .filter(|&q| cand[q] >> e & 1 != 0)
+            .collect()
     };
     let (rows, cols, boxes) = (&houses[..9], &houses[9..18], &houses[18..]);
     match rule {
@@ -396,8 +399,10 @@ fn rule_removes(cand: &[u16], rule: &str, (c, d): (usize, usize)) -> bool {
                 (i + 1..9).any(|j| {
                     let mut p = places(&bases[i], d);
                     p.extend(places(&bases[j], d));
-                    let hit: Vec<&Vec<usize>> =
-                        covers.iter().filter(|v| p.iter().any(|q| v.contains(q))).collect();
+                    let hit: Vec<&Vec<usize>> = covers
+                        .iter()
+                        .filter(|v| p.iter().any(|q| v.contains(q)))
+                        .collect();
                     hit.len() == 2
                         && hit.iter().any(|v| v.contains(&c))
                         && !bases[i].contains(&c)

@@ -350,8 +350,8 @@ fn grade_rating_refuses_what_it_cannot_do() {
         // Regression: accepted, then searched until --max-attempts ran out, with
         // advice ("try --carve minimal") that could not help.
         (
-            &["--grade", "rating", "--bands", "easy=1.0-2.0,top=9.6+"][..],
-            "--bands: band \"top\" (9.6+): this rater's ratings stop at 9.5",
+            &["--grade", "rating", "--bands", "easy=1.0-2.0,top=11.5+"][..],
+            "--bands: band \"top\" (11.5+): this rater's ratings stop at 11.4",
         ),
     ] {
         let assert = generate(dir.path().join("bank"))

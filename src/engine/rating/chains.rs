@@ -30,6 +30,11 @@
 //!    node both on and off), double forcing (p on and p off agree, from cells of
 //!    three candidates or more), cell and region forcing chains from every cell
 //!    and every unit's places of a digit.
+//! 5. dynamic chains (+) (9.0 + length, SE's first nesting level): level 4 whose
+//!    propagations, each time their singles run out, apply SE's rules ([`plus`]:
+//!    pointing and claiming, hidden pairs, naked pairs, X-wings) on the board they
+//!    have left; what a rule removes is an off node whose ancestors are the
+//!    candidates whose going made the pattern, and the propagation goes on from it.
 //!
 //! The length of a conclusion is counted as SE counts it: each branch (the chains
 //! to "x on" and to "x off" of a contradiction, one chain per case of a forcing
@@ -332,7 +337,7 @@ pub(crate) fn length_increment(len: usize) -> u8 {
 }
 
 /// [`length_increment`] computed: the bounds walked up to `len`.
-const fn increment_by_bounds(len: usize) -> u8 {
+pub(crate) const fn increment_by_bounds(len: usize) -> u8 {
     let (mut added, mut ceil, mut odd) = (0u8, 4usize, false);
     while len > ceil {
         added = added.saturating_add(1);
@@ -416,7 +421,7 @@ impl Chains {
         self.apply(b, f, found)
     }
 
-    /// Levels 2 to 4, on the board [`Chains::find_static`] last saw (they read its
+    /// Levels 2 to 5, on the board [`Chains::find_static`] last saw (they read its
     /// closure); true when one made progress.
     pub(crate) fn find_forcing(&mut self, b: &Pencilmarks, f: &mut Found) -> bool {
         self.ties.clear();
@@ -841,9 +846,10 @@ impl Chains {
         best
     }
 
-    /// Levels 3 and 4: cell and region forcing chains (static, [`Mode::Forcing`]);
-    /// contradiction, double, cell and region forcing chains (dynamic), as SE's
-    /// multiple chains search them (see the module docs).
+    /// Levels 3 to 5: cell and region forcing chains (static, [`Mode::Forcing`]);
+    /// contradiction, double, cell and region forcing chains (dynamic, and dynamic
+    /// with SE's rules, [`Mode::Plus`]), as SE's multiple chains search them (see
+    /// the module docs).
     ///
     /// At the static level the closure gives each branch's outcome
     /// ([`Chains::static_outcomes`]), and only the branches of a conclusion are
@@ -1393,11 +1399,14 @@ enum Until {
     Depth(usize),
 }
 
+/// The base rating (tenths) of dynamic forcing chains (+).
+pub(crate) const PLUS: u8 = 90;
+
 /// The technique and base rating (tenths) of forcing chains at `mode`'s level.
 fn level_of(mode: Mode) -> (Technique, u8) {
     match mode {
         Mode::Dynamic => (Technique::DynamicForcingChain, 85),
-        Mode::Plus => (Technique::DynamicForcingChainPlus, 90),
+        Mode::Plus => (Technique::DynamicForcingChainPlus, PLUS),
         _ => (Technique::ForcingChain, 80),
     }
 }
@@ -1486,7 +1495,10 @@ fn propagate(
     mode: Mode,
     until: Until,
 ) {
-    if matches!(mode, Mode::Forcing | Mode::Nishio | Mode::Dynamic | Mode::Plus) {
+    if matches!(
+        mode,
+        Mode::Forcing | Mode::Nishio | Mode::Dynamic | Mode::Plus
+    ) {
         // These levels only ever look for the first contradiction.
         debug_assert!(until == Until::Contradiction);
         return propagate_se(b, p, w, (start, start_on), mode);

@@ -33,6 +33,7 @@
 //! | nishio (dynamic, one digit) | 7.5 + length |
 //! | cell / region forcing chains (static) | 8.0 + length |
 //! | contradiction, double, cell / region forcing chains (dynamic) | 8.5 + length |
+//! | the same, pointing, claiming, hidden and naked pairs and X-wings applied inside the propagations (dynamic forcing chains (+)) | 9.0 + length |
 //! | beyond the implemented techniques (ceiling) | 9.5 |
 //!
 //! A step applies every instance of the technique it found (all the hidden singles
@@ -50,7 +51,7 @@
 //! 16, 24, 32, … (alternately ×3/2 and ×4/3).
 //!
 //! Every uniquely solvable puzzle gets a rating: when no implemented technique makes
-//! progress (SE would need nested dynamic chains, 9.0+), one cell is set from the
+//! progress (SE would need its nested forcing chains, 9.5+), one cell is set from the
 //! solution and the step is rated [`CEILING`] with technique `beyond-implemented`.
 //! A puzzle whose path has such a step is `beyond-implemented` too, at the rating of
 //! its hardest step (a lower bound), even when a dynamic chain of the path rates as
@@ -77,9 +78,14 @@ use tables::{Bits, Cells128, CELL_UNITS, PEERS, UNIT_BITS};
 /// `verify` re-rates only banks made since, and holds older ones to consistency.
 pub const RATER_SINCE: &str = "0.4.11";
 
-/// The rating of a step when no implemented technique applies (tenths): above the
-/// dynamic forcing chains (8.5+), where SE's nested chains (9.0+) live.
+/// The rating of a step when no implemented technique applies (tenths): where SE's
+/// nested forcing chains (9.5+) start, above its dynamic forcing chains (+) (9.0+).
 pub const CEILING: u8 = 95;
+
+/// The highest rating this rater can give (tenths): dynamic forcing chains (+) whose
+/// conclusion has the most nodes a 9×9 board allows (nine branches, each of every
+/// candidate on and off). No puzzle comes near it; a rating band above it is empty.
+pub const HIGHEST: u8 = chains::PLUS + chains::increment_by_bounds(9 * 2 * 729 - 2);
 
 /// Declares [`Technique`] with its kebab-case names and [`Technique::ALL`] from one
 /// list, so that the three cannot drift apart.

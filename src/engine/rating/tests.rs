@@ -278,6 +278,18 @@ fn a_path_with_a_step_beyond_the_techniques_is_beyond_them_whatever_its_hardest_
     assert_eq!(rate(p), expected, "the fast path agrees");
 }
 
+/// The rater's highest rating is dynamic forcing chains (+) (9.0) with the length
+/// increment of the longest conclusion a 9×9 board allows: nine branches of 1,458
+/// nodes. `--bands` refuses a rating band above it.
+#[test]
+fn the_highest_rating_is_the_longest_plus_chain() {
+    assert_eq!(
+        HIGHEST,
+        90 + crate::engine::rating::chains::length_increment(13_120)
+    );
+    assert_eq!(HIGHEST, 114);
+}
+
 /// A capped rating is the rating when it is at most the cap, and above the cap
 /// when the rating is.
 #[test]
