@@ -2161,6 +2161,78 @@ mod tests {
 
     /// Calls `f` with every board on the rating path of every `every`-th puzzle of
     /// `qqwing-10k.txt` (the board before each step), the step and the puzzle's line.
+    /// The rules of dynamic forcing chains (+) on a board some of whose wrong
+    /// candidates are gone (what a propagation from a true assumption leaves):
+    /// every elimination is a candidate left that is not the solution's digit, and
+    /// every parent a candidate of the step's board that is gone.
+    #[test]
+    fn plus_rules_remove_no_solution_digit_and_name_what_went() {
+        use crate::engine::nxn::solve::nine::{solve, Verdict};
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(11);
+        let (mut hints, mut removals) = (0, 0);
+        let mut rules = std::collections::BTreeSet::new();
+        each_path_board(25, |board, _, line| {
+            let Verdict::Unique(solution) = solve(&parse_line(line.trim(), 1).unwrap()) else {
+                panic!("unique: {line}");
+            };
+            for _ in 0..3 {
+                // Each wrong candidate gone with probability 0, 1/4 or 1/2.
+                let keep = rng.random_range(2..=4);
+                let (mut cand, mut pos) = (board.cand, board.pos);
+                for c in Cells128(board.empty) {
+                    for d in Bits(board.cand[c] as u32) {
+                        if solution[c] != d as u8 + 1 && rng.random_range(0..keep) >= keep - 1 {
+                            cand[c] &= !(1 << d);
+                            pos[d] &= !(1u128 << c);
+                        }
+                    }
+                }
+                let g = plus::Board {
+                    b: board,
+                    cand: &cand,
+                    pos: &pos,
+                };
+                plus::advanced(&g, &mut |h| {
+                    hints += 1;
+                    rules.insert(h.technique);
+                    for &q in &h.parents[..h.n_parents] {
+                        let (c, d) = (q as usize / 9, q as usize % 9);
+                        assert!(
+                            board.has(c, d) && cand[c] >> d & 1 == 0,
+                            "parent {q}: {line}"
+                        );
+                    }
+                    for &q in &h.removals[..h.n_removals] {
+                        let (c, d) = (q as usize / 9, q as usize % 9);
+                        assert!(cand[c] >> d & 1 != 0, "removal {q} is no candidate: {line}");
+                        assert_ne!(
+                            solution[c],
+                            d as u8 + 1,
+                            "{:?} removes {q}: {line}",
+                            h.technique
+                        );
+                        removals += 1;
+                    }
+                    assert!(h.n_parents > 0 && h.n_removals > 0);
+                });
+            }
+        });
+        assert!(
+            hints > 1000 && removals > hints,
+            "{hints} hints, {removals} removals"
+        );
+        for t in [
+            Technique::Pointing,
+            Technique::Claiming,
+            Technique::HiddenPair,
+            Technique::NakedPair,
+            Technique::XWing,
+        ] {
+            assert!(rules.contains(&t), "{t:?} never found: {rules:?}");
+        }
+    }
+
     fn each_path_board(every: usize, mut f: impl FnMut(&mut Pencilmarks, &Step, &str)) {
         let text = include_str!("../../../data/qqwing-10k.txt");
         let mut rater = Rater::new();
