@@ -161,7 +161,7 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         None => None,
     };
     // Image names are known now: refuse existing ones before writing anything.
-    let images = image_jobs(args, &puzzles)?;
+    let (images, created) = image_jobs(args, &puzzles)?;
     let page = match &args.html {
         Some(_) => Some(play_page(&args.title, size, &puzzles)?),
         None => None,
@@ -203,16 +203,22 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         ));
     }
     if !images.is_empty() {
-        images
-            .par_iter()
-            .try_for_each(|job| -> anyhow::Result<()> {
-                let page = layout::grid_image(&puzzles[job.index], job.solution, &fonts);
-                let bytes = match job.kind {
-                    ImageKind::Svg => svg::write(&page, &fonts),
-                    ImageKind::Png => png::write(&page, &fonts, args.dpi)?,
-                };
-                Ok(write_file(&job.path, &bytes)?)
-            })?;
+        let written = images.par_iter().try_for_each(|job| -> anyhow::Result<()> {
+            let page = layout::grid_image(&puzzles[job.index], job.solution, &fonts);
+            let bytes = match job.kind {
+                ImageKind::Svg => svg::write(&page, &fonts),
+                ImageKind::Png => png::write(&page, &fonts, args.dpi)?,
+            };
+            Ok(write_file(&job.path, &bytes)?)
+        });
+        if written.is_err() {
+            // A directory this run made holds only this run's images, a set cut
+            // short: it goes, so that a failed render leaves no partial set behind.
+            for dir in &created {
+                let _ = fs::remove_dir_all(dir);
+            }
+        }
+        written?;
         for (dir, kind, ext) in [(&args.svg, "SVG", "svg"), (&args.png, "PNG", "png")] {
             if let Some(dir) = dir {
                 if args.force {
@@ -567,9 +573,12 @@ struct ImageJob {
 }
 
 /// The images `--svg` and `--png` ask for, `puzzle-0001.svg` and `solution-0001.svg`
-/// (numbers padded to at least four digits); their directories created, and names
-/// that exist refused without `--force`.
-fn image_jobs(args: &RenderArgs, puzzles: &[Puzzle]) -> anyhow::Result<Vec<ImageJob>> {
+/// (numbers padded to at least four digits); their directories created (returned:
+/// the ones that were not there), and names that exist refused without `--force`.
+fn image_jobs(
+    args: &RenderArgs,
+    puzzles: &[Puzzle],
+) -> anyhow::Result<(Vec<ImageJob>, Vec<PathBuf>)> {
     let width = puzzles
         .iter()
         .map(|p| p.number)
@@ -603,10 +612,14 @@ fn image_jobs(args: &RenderArgs, puzzles: &[Puzzle]) -> anyhow::Result<Vec<Image
             }
         }
     }
+    let mut created = Vec::new();
     for dir in [&args.svg, &args.png].into_iter().flatten() {
+        if !dir.exists() {
+            created.push(dir.clone());
+        }
         create_output_dir(dir)?;
     }
-    Ok(jobs)
+    Ok((jobs, created))
 }
 
 /// With `--force` an image set replaces the last one in its directory: images of

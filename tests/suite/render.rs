@@ -256,6 +256,33 @@ fn an_image_directory_needs_its_parent() {
 }
 
 #[test]
+fn a_failed_image_set_leaves_no_directory_it_made() {
+    // Regression: a write that failed part-way (here a file-size limit under the
+    // first PNG) left the directory the run had made, with whatever it had written.
+    // A directory that was there keeps its files.
+    let dir = tempfile::tempdir().unwrap();
+    let (made, kept) = (dir.path().join("png"), dir.path().join("kept"));
+    std::fs::create_dir(&kept).unwrap();
+    std::fs::write(kept.join("notes.txt"), "mine").unwrap();
+    for out in [&made, &kept] {
+        let output = Command::new("bash")
+            .args(["-c", "ulimit -f 8 && exec \"$@\"", "_"])
+            .arg(common::bin())
+            .arg("render")
+            .arg(bank())
+            .args(["--count", "4", "-q", "--dpi", "300", "--png"])
+            .arg(out)
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(2));
+        let stderr = common::stderr_of(&output);
+        assert!(stderr.contains("File too large"), "{stderr}");
+    }
+    assert!(!made.exists(), "{:?}", listing(&made));
+    assert_eq!(listing(&kept), ["notes.txt"]);
+}
+
+#[test]
 fn the_same_selection_gives_the_same_bytes() {
     let dir = tempfile::tempdir().unwrap();
     let mut runs = Vec::new();
