@@ -160,6 +160,14 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
             dir.display()
         );
     }
+    // Another program's manifest of the same layout is checked as ours, with a word.
+    if manifest.tool != env!("CARGO_PKG_NAME") && !args.quiet {
+        say!(
+            "sudoku-factory: note: {} was made by {:?}, not sudoku-factory; it is checked as a sudoku-factory bank",
+            dir.display(),
+            manifest.tool
+        );
+    }
     // A newer build's bank may hold what this one does not know to check.
     let (version, this) = (manifest.version.as_str(), env!("CARGO_PKG_VERSION"));
     let key = crate::bank::format::version_key;

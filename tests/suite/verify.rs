@@ -287,6 +287,29 @@ fn a_header_of_other_column_order_is_one_defect() {
     assert!(!stderr.contains("malformed"), "{stderr}");
 }
 
+/// A manifest whose `tool` is another program is checked with a note saying so.
+/// Regression: accepted without a word.
+#[test]
+fn another_tools_manifest_is_noted() {
+    let (_dir, out) = bank();
+    let path = out.join("manifest.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replace(
+        "\"tool\": \"sudoku-factory\"",
+        "\"tool\": \"other-factory\"",
+    );
+    assert_ne!(edited, text);
+    std::fs::write(&path, edited).unwrap();
+    factory()
+        .arg("verify")
+        .arg(&out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "was made by \"other-factory\", not sudoku-factory",
+        ));
+}
+
 /// A bank from a newer build, or with a version that is none, is checked with a note
 /// saying so. Regression: accepted without a word.
 #[test]
