@@ -270,6 +270,7 @@
     'x-wing': 'X-wing', 'xy-wing': 'XY-wing', 'xyz-wing': 'XYZ-wing',
     'wxyz-wing': 'WXYZ-wing', 'vwxyz-wing': 'VWXYZ-wing', 'x-chain': 'X-chain',
     'xy-chain': 'XY-chain', aic: 'AIC', bug: 'BUG',
+    'dynamic-forcing-chain-plus': 'Dynamic forcing chain (+)',
   };
 
   function techniqueName(t) {
