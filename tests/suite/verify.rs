@@ -287,27 +287,33 @@ fn a_header_of_other_column_order_is_one_defect() {
     assert!(!stderr.contains("malformed"), "{stderr}");
 }
 
+/// Replaces `from` by `to` in `out`'s manifest, then runs `verify`: clean, with a
+/// note that says `says`.
+fn noted_after_editing_the_manifest(out: &Path, from: &str, to: &str, says: &str) {
+    let path = out.join("manifest.json");
+    let text = std::fs::read_to_string(&path).unwrap();
+    let edited = text.replace(from, to);
+    assert_ne!(edited, text, "{from} is in the manifest");
+    std::fs::write(&path, edited).unwrap();
+    factory()
+        .arg("verify")
+        .arg(out)
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(says));
+}
+
 /// A manifest whose `tool` is another program is checked with a note saying so.
 /// Regression: accepted without a word.
 #[test]
 fn another_tools_manifest_is_noted() {
     let (_dir, out) = bank();
-    let path = out.join("manifest.json");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let edited = text.replace(
+    noted_after_editing_the_manifest(
+        &out,
         "\"tool\": \"sudoku-factory\"",
         "\"tool\": \"other-factory\"",
+        "was made by \"other-factory\", not sudoku-factory",
     );
-    assert_ne!(edited, text);
-    std::fs::write(&path, edited).unwrap();
-    factory()
-        .arg("verify")
-        .arg(&out)
-        .assert()
-        .success()
-        .stderr(predicate::str::contains(
-            "was made by \"other-factory\", not sudoku-factory",
-        ));
 }
 
 /// A bank from a newer build, or with a version that is none, is checked with a note
@@ -315,20 +321,11 @@ fn another_tools_manifest_is_noted() {
 #[test]
 fn a_newer_or_unreadable_version_is_noted() {
     let (_dir, out) = bank();
-    let path = out.join("manifest.json");
-    let text = std::fs::read_to_string(&path).unwrap();
-    let ours = format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION"));
+    let mut was = format!("\"version\": \"{}\"", env!("CARGO_PKG_VERSION"));
     for (version, says) in [("9.0.0", "newer than"), ("banana", "a version unlike")] {
-        let edited = text.replace(&ours, &format!("\"version\": \"{version}\""));
-        assert_ne!(edited, text);
-        std::fs::write(&path, edited).unwrap();
-        factory()
-            .arg("verify")
-            .arg(&out)
-            .assert()
-            .success()
-            .stderr(predicate::str::contains(format!(
-                "made by sudoku-factory \"{version}\", {says} this build"
-            )));
+        let now = format!("\"version\": \"{version}\"");
+        let note = format!("made by sudoku-factory \"{version}\", {says} this build");
+        noted_after_editing_the_manifest(&out, &was, &now, &note);
+        was = now;
     }
 }
