@@ -442,7 +442,7 @@ mod tests {
         for i in 0..30u128 {
             let band = ["easy", "medium", "hard"][i as usize % 3];
             let mut c = cand(band, 24 + (i as usize * 7) % 10, i);
-            c.rating = Some((20 + (i as u8 * 13) % 30, "x".into()));
+            c.rating = Some((20 + (i * 13 % 30) as u8, "x".into()));
             cands.push(c);
         }
         let per_band = Count::PerBand(vec![("hard".into(), 4), ("easy".into(), 3)]);

@@ -79,6 +79,8 @@ const CAUSE_UNIT: u16 = 2000;
 /// Parent code of an off node a rule of [`Mode::Plus`] switched off: `RULE + k`,
 /// `k` indexing [`Prop::rules`].
 const RULE: u16 = 3000;
+// At most 729 instances a propagation (each switches a node off), all below START.
+const _: () = assert!(RULE as usize + 729 < START as usize);
 /// No contradiction.
 const NONE: u16 = u16::MAX;
 /// [`Prop::contra`] of a static outcome read from the closure: a contradiction whose
@@ -1669,7 +1671,19 @@ fn propagate_se(b: &Pencilmarks, p: &mut Prop, w: &mut Work, assumed: (usize, bo
                 pos: &w.pos,
             };
             let (rules, parents, out) = (&mut p.rules, &mut p.rule_parents, &mut w.plus);
+            // The board's candidates are no off node (every off node so far went
+            // from it): an instance counts when it removes one no earlier instance of
+            // the round does, which keeps the instances fewer than the nodes.
+            let mut queued: Nodes = [0; 9];
             plus::advanced(&g, &mut |h| {
+                let removals = &h.removals[..h.n_removals];
+                let fresh = |&q: &u16| !has(&queued, q as usize);
+                if !removals.iter().any(fresh) {
+                    return;
+                }
+                for &q in removals {
+                    queued[q as usize % 9] |= 1 << (q as usize / 9);
+                }
                 let k = rules.len() as u16;
                 let start = parents.len() as u32;
                 parents.extend_from_slice(&h.parents[..h.n_parents]);
@@ -1680,8 +1694,9 @@ fn propagate_se(b: &Pencilmarks, p: &mut Prop, w: &mut Work, assumed: (usize, bo
                     start,
                     end,
                 });
-                out.extend(h.removals[..h.n_removals].iter().map(|&q| (q, k)));
+                out.extend(removals.iter().map(|&q| (q, k)));
             });
+            debug_assert!(p.rules.len() <= 729);
             for i in 0..w.plus.len() {
                 let (q, k) = w.plus[i];
                 let q = q as usize;
