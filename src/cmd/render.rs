@@ -162,6 +162,10 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
     };
     // Image names are known now: refuse existing ones before writing anything.
     let (images, created) = image_jobs(args, &puzzles)?;
+    // Until the image sets are complete, a failure (the book's write, an image's)
+    // removes the directories this run made for them: they hold nothing or a set
+    // cut short.
+    let mut made = MadeDirs(created);
     let page = match &args.html {
         Some(_) => Some(play_page(&args.title, size, &puzzles)?),
         None => None,
@@ -203,22 +207,16 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         ));
     }
     if !images.is_empty() {
-        let written = images.par_iter().try_for_each(|job| -> anyhow::Result<()> {
-            let page = layout::grid_image(&puzzles[job.index], job.solution, &fonts);
-            let bytes = match job.kind {
-                ImageKind::Svg => svg::write(&page, &fonts),
-                ImageKind::Png => png::write(&page, &fonts, args.dpi)?,
-            };
-            Ok(write_file(&job.path, &bytes)?)
-        });
-        if written.is_err() {
-            // A directory this run made holds only this run's images, a set cut
-            // short: it goes, so that a failed render leaves no partial set behind.
-            for dir in &created {
-                let _ = fs::remove_dir_all(dir);
-            }
-        }
-        written?;
+        images
+            .par_iter()
+            .try_for_each(|job| -> anyhow::Result<()> {
+                let page = layout::grid_image(&puzzles[job.index], job.solution, &fonts);
+                let bytes = match job.kind {
+                    ImageKind::Svg => svg::write(&page, &fonts),
+                    ImageKind::Png => png::write(&page, &fonts, args.dpi)?,
+                };
+                Ok(write_file(&job.path, &bytes)?)
+            })?;
         for (dir, kind, ext) in [(&args.svg, "SVG", "svg"), (&args.png, "PNG", "png")] {
             if let Some(dir) = dir {
                 if args.force {
@@ -233,6 +231,8 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
             }
         }
     }
+    // Complete: the image sets stay whatever happens next, as the book does.
+    made.0.clear();
     if let (Some(path), Some(page)) = (&args.html, &page) {
         write_file(path, page.as_bytes())?;
         sync_dir(parent_of(path))?;
@@ -278,6 +278,19 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         );
     }
     Ok(Outcome::Clean)
+}
+
+/// Directories a render made for its images, removed (with what they hold: only
+/// that render's files) when dropped while not empty, that is on a failure before
+/// the image sets were complete.
+struct MadeDirs(Vec<PathBuf>);
+
+impl Drop for MadeDirs {
+    fn drop(&mut self) {
+        for dir in &self.0 {
+            let _ = fs::remove_dir_all(dir);
+        }
+    }
 }
 
 /// The input and its board size.

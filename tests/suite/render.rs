@@ -258,8 +258,9 @@ fn an_image_directory_needs_its_parent() {
 #[test]
 fn a_failed_image_set_leaves_no_directory_it_made() {
     // Regression: a write that failed part-way (here a file-size limit under the
-    // first PNG) left the directory the run had made, with whatever it had written.
-    // A directory that was there keeps its files.
+    // first PNG, then under the book written before the images) left the directory
+    // the run had made, with whatever it had written. A directory that was there
+    // keeps its files.
     let dir = tempfile::tempdir().unwrap();
     let (made, kept) = (dir.path().join("png"), dir.path().join("kept"));
     std::fs::create_dir(&kept).unwrap();
@@ -280,6 +281,20 @@ fn a_failed_image_set_leaves_no_directory_it_made() {
     }
     assert!(!made.exists(), "{:?}", listing(&made));
     assert_eq!(listing(&kept), ["notes.txt"]);
+    // The book is written first: its failure leaves no empty image directory.
+    let output = Command::new("bash")
+        .args(["-c", "ulimit -f 8 && exec \"$@\"", "_"])
+        .arg(common::bin())
+        .arg("render")
+        .arg(bank())
+        .args(["--count", "40", "-q", "--pdf"])
+        .arg(dir.path().join("book.pdf"))
+        .arg("--svg")
+        .arg(&made)
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(!made.exists(), "{:?}", listing(&made));
 }
 
 #[test]
