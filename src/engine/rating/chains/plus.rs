@@ -19,7 +19,7 @@
 //! rule, instances come in SE's order (houses, then pairs of digits or cells as
 //! increasing bit masks, then digits), and each one's eliminations in cell order.
 
-use super::super::tables::{FewBits, BOXES, COLS, ROWS, UNIT_CELLS, UNIT_MASK};
+use super::super::tables::{Cells128, FewBits, BOXES, COLS, ROWS, UNIT_CELLS, UNIT_MASK};
 use super::super::{Pencilmarks, Technique};
 
 /// The most parents, or eliminations, one instance has (an X-wing's base lines
@@ -55,10 +55,7 @@ impl Hint {
         } else {
             (&mut self.removals, &mut self.n_removals)
         };
-        let mut rest = cells;
-        while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
+        for c in Cells128(cells) {
             nodes[*n] = (9 * c + d) as u16;
             *n += 1;
         }
