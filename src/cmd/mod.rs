@@ -101,27 +101,13 @@ pub fn parse_bands(
     size: crate::engine::grid::Size,
     scale: crate::engine::bands::Scale,
 ) -> anyhow::Result<crate::engine::bands::BandTable> {
-    use crate::engine::bands::{BandError, BandTable, Scale};
-    let table = BandTable::parse_scaled(spec, size, scale).map_err(|e| match e {
+    use crate::engine::bands::{BandError, BandTable};
+    // Since 0.4.12 the rater has SE's whole scale: every rating band the table takes
+    // (up to 11.9) can be reached.
+    BandTable::parse_scaled(spec, size, scale).map_err(|e| match e {
         BandError::RatingSize(_) => anyhow::anyhow!("--grade rating: {e}"),
         e => anyhow::Error::new(e).context("--bands"),
-    })?;
-    // A band no rating of this rater reaches would be searched for until
-    // --max-attempts ran out (the table itself may hold any SE rating: other raters'
-    // banks, older manifests).
-    let highest = crate::engine::rating::HIGHEST;
-    if scale == Scale::Rating {
-        if let Some(i) = table.bands().iter().position(|b| b.lo > u16::from(highest)) {
-            anyhow::bail!(
-                "--bands: band {:?} ({}): this rater's ratings stop at {}.{} (dynamic forcing chains (+) as long as a 9x9 board allows; a puzzle that needs SE's nested chains, 9.5 and up, rates a lower bound, technique beyond-implemented): no puzzle lands above it",
-                table.bands()[i].name,
-                table.range_text(i),
-                highest / 10,
-                highest % 10
-            );
-        }
-    }
-    Ok(table)
+    })
 }
 
 /// How [`for_each_line_as`] answers a malformed line on stdout.

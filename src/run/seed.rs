@@ -715,12 +715,12 @@ mod tests {
 
     #[test]
     fn an_unreachable_rating_is_an_error_naming_the_range() {
-        // No puzzle rates 11.5 on this rater (its ratings stop at HIGHEST, 11.4):
-        // every attempt fails.
-        let bands = BandTable::parse_rating("easy=1.0-2.0,impossible=11.5+").unwrap();
+        // Two attempts at a random minimal puzzle rated 11.9, the hardest known:
+        // both fail.
+        let bands = BandTable::parse_rating("easy=1.0-2.0,impossible=11.9+").unwrap();
         let r = recipe(&bands, &[1], 2);
         let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();
-        assert_eq!((e.range.as_str(), e.scale), ("11.5+", "rating"));
+        assert_eq!((e.range.as_str(), e.scale), ("11.9+", "rating"));
         assert!(e.to_string().contains("raise --max-attempts"), "{e}");
     }
 }

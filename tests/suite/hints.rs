@@ -13,7 +13,8 @@ use crate::common::factory;
 /// Puzzles of `se-rated.txt` whose paths take, among others, a hidden pair, an
 /// XY-wing, an X-chain, an AIC, an XY-chain, an aligned triplet exclusion, a nishio, a
 /// static and a dynamic forcing chain; and one (SE 9.5, from Denis Berthier's
-/// CSP-Rules examples) that takes dynamic forcing chains (+).
+/// CSP-Rules examples) that takes dynamic forcing chains (+), and one (SE 11.7) that
+/// takes nested forcing chains.
 const PUZZLES: &[&str] = &[
     "..267.....4.1..37..7...4..1..72.9.582.......495.4.17..8..7...9..95..3.6.....568..",
     "87.....39.53...27....3.5......682......1.3...2.9.4.3.8.8.7.9.5.1.7...8.3.2..3..4.",
@@ -33,6 +34,9 @@ const PUZZLES: &[&str] = &[
     ".7.....8.1.......49..158..3...286.....34.92...6.3.5.9.6..8.1..9.1.....3...7.2.6..",
     "3..75..622....3..8.581........6.94......4......92.5........782.8..9....757..62..1",
     ".8.4.5....12.3...........6.3....4..7.6.7...5.7...8...9......1......9.2.....3.6...",
+    // SE 11.7 (eleven's Imp630 #350): nested forcing chains, whose propagations nest
+    // static and dynamic chains.
+    "..3..6....5718.....6........816...75.....8......5...68.7.....42...73.85..1.....97",
 ];
 
 /// The board before a step, as the JSON gives it.
@@ -272,7 +276,14 @@ fn check_chain(board: &Board, p: &Value) -> Vec<usize> {
                     left[fc] &= !(1 << fd);
                 }
                 let rule = rule.as_str().unwrap();
-                assert!(rule_removes(&left, rule, (c, d)), "{rule} off {n}");
+                if NESTED.contains(&rule) {
+                    // A whole chain of the nested search, on the board its causes
+                    // (the candidates whose going made its links) left: the node is
+                    // one of its candidates.
+                    assert!(left[c] >> d & 1 != 0, "{rule} off {n}");
+                } else {
+                    assert!(rule_removes(&left, rule, (c, d)), "{rule} off {n}");
+                }
                 continue;
             }
             let house = link.is_object().then(|| house_cells(link));
@@ -338,6 +349,18 @@ fn check_chain(board: &Board, p: &Value) -> Vec<usize> {
     }
     digits
 }
+
+/// The chains a nested forcing chain's propagations search (a node they remove
+/// names one as its rule).
+const NESTED: &[&str] = &[
+    "x-chain",
+    "xy-chain",
+    "aic",
+    "forcing-chain",
+    "dynamic-forcing-chain",
+    "dynamic-forcing-chain-plus",
+    "nested-forcing-chain",
+];
 
 /// Whether `rule` (pointing, claiming, hidden pair, naked pair, X-wing) on the
 /// candidates `cand` (bit `d` for digit `d`) removes digit `d` from cell `c`.
@@ -491,7 +514,8 @@ fn every_hint_pattern_justifies_its_conclusions_on_the_candidate_grid() {
                     | "nishio"
                     | "forcing-chain"
                     | "dynamic-forcing-chain"
-                    | "dynamic-forcing-chain-plus" => {
+                    | "dynamic-forcing-chain-plus"
+                    | "nested-forcing-chain" => {
                         check_chain(&board, p);
                     }
                     _ => continue,
@@ -511,6 +535,7 @@ fn every_hint_pattern_justifies_its_conclusions_on_the_candidate_grid() {
         "forcing-chain",
         "dynamic-forcing-chain",
         "dynamic-forcing-chain-plus",
+        "nested-forcing-chain",
     ] {
         assert!(
             checked.get(t).copied().unwrap_or(0) > 0,

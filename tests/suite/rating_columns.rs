@@ -347,11 +347,12 @@ fn grade_rating_refuses_what_it_cannot_do() {
             &["--grade", "rating", "--bands", "easy=1.0-1.4@16-30"][..],
             "no 9x9 puzzle with fewer than 17 clues",
         ),
-        // Regression: accepted, then searched until --max-attempts ran out, with
-        // advice ("try --carve minimal") that could not help.
+        // Regression (0.4.10): a band above the rater's highest rating (11.4 then)
+        // was searched until --max-attempts ran out; since 0.4.12 the rater has
+        // SE's whole scale, and the table stops at 11.9.
         (
-            &["--grade", "rating", "--bands", "easy=1.0-2.0,top=11.5+"][..],
-            "--bands: band \"top\" (11.5+): this rater's ratings stop at 11.4",
+            &["--grade", "rating", "--bands", "easy=1.0-2.0,top=12.0+"][..],
+            "no puzzle rates 12.0 or more on the SE scale",
         ),
     ] {
         let assert = generate(dir.path().join("bank"))

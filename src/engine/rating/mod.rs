@@ -50,12 +50,14 @@
 //! SE's length increment: +0.1 each time the chain's node count passes 4, 6, 8, 12,
 //! 16, 24, 32, … (alternately ×3/2 and ×4/3).
 //!
-//! Every uniquely solvable puzzle gets a rating: when no implemented technique makes
-//! progress (SE would need its nested forcing chains, 9.5+), one cell is set from the
-//! solution and the step is rated [`CEILING`] with technique `beyond-implemented`.
-//! A puzzle whose path has such a step is `beyond-implemented` too, at the rating of
-//! its hardest step (a lower bound), even when a dynamic chain of the path rates as
-//! high: its technique never claims chains solve it.
+//! The scale goes up to SE's nested forcing chains (9.5 to 11.0 + length, its levels 2
+//! to 5), which rate the hardest published puzzles (11.0–11.9) as SE does. Every
+//! uniquely solvable puzzle gets a rating: when no technique makes progress (even
+//! SE's highest level; SE gives up there), or a capped rating stops below the nested
+//! chains, one cell is set from the solution and the step is rated [`CEILING`] with
+//! technique `beyond-implemented`. A puzzle whose path has such a step is
+//! `beyond-implemented` too, at the rating of its hardest step (a lower bound), even
+//! when a chain of the path rates as high: its technique never claims chains solve it.
 //! Invalid input (no solution, several solutions) is a [`RateError`].
 //!
 //! Architecture invariant: no I/O, no global mutable state. A [`Rater`] owns every
@@ -76,16 +78,20 @@ use tables::{Bits, Cells128, CELL_UNITS, PEERS, UNIT_BITS};
 /// The first sudoku-factory version whose rater gives this build's ratings. Bump it
 /// (with the crate version) whenever a change to the rater changes any rating:
 /// `verify` re-rates only banks made since, and holds older ones to consistency.
-pub const RATER_SINCE: &str = "0.4.11";
+pub const RATER_SINCE: &str = "0.4.12";
 
 /// The rating of a step when no implemented technique applies (tenths): where SE's
 /// nested forcing chains (9.5+) start, above its dynamic forcing chains (+) (9.0+).
+/// Since SE's nested chains are implemented, only a step that even their highest
+/// level cannot make (SE then gives up) or a rating capped below 9.5 take it.
 pub const CEILING: u8 = 95;
 
-/// The highest rating this rater can give (tenths): dynamic forcing chains (+) whose
-/// conclusion has the most nodes a 9×9 board allows (nine branches, each of every
-/// candidate on and off). No puzzle comes near it; a rating band above it is empty.
-pub const HIGHEST: u8 = chains::PLUS + chains::increment_by_bounds(9 * 2 * 729 - 2);
+/// The highest rating this rater can give (tenths): SE's highest nesting level
+/// (11.0) with the length increment of the longest conclusion the rater counts (a
+/// nested chain's length adds the lengths of the chains it nests, and saturates at
+/// `u32::MAX`): 17.0, which fits a rating's `u8`. The published hardest puzzles
+/// rate 11.9 at most, and rating bands stop there.
+pub const HIGHEST: u8 = chains::NESTED_TOP + chains::increment_by_bounds(u32::MAX as usize - 2);
 
 /// Declares [`Technique`] with its kebab-case names and [`Technique::ALL`] from one
 /// list, so that the three cannot drift apart.
@@ -169,6 +175,10 @@ techniques! {
     /// Dynamic forcing chains whose propagations also apply pointing, claiming,
     /// hidden and naked pairs and X-wings (SE's "dynamic forcing chains (+)").
     DynamicForcingChainPlus => "dynamic-forcing-chain-plus",
+    /// Dynamic forcing chains whose propagations, when their singles and the (+)
+    /// rules run out, nest a whole chain search (SE's "nested forcing chains",
+    /// levels 2 to 5).
+    NestedForcingChain => "nested-forcing-chain",
     BeyondImplemented => "beyond-implemented",
 }
 
@@ -275,6 +285,25 @@ pub struct Pattern {
     pub eliminations: Vec<(u8, u8)>,
     /// The chain, for the chain techniques.
     pub chain: Option<Chain>,
+}
+
+impl Pattern {
+    /// Takes the pattern's cells, digits and houses from its chain: every cell of
+    /// its nodes, their digits, the houses of their links.
+    pub(crate) fn chain_drawn(&mut self) {
+        let Some(chain) = &self.chain else { return };
+        let mut cells = Vec::new();
+        for node in chain.branches.iter().flatten() {
+            if !cells.contains(&node.cell) {
+                cells.push(node.cell);
+            }
+            self.digits |= 1 << (node.digit - 1);
+            if let chains::Link::House(u) = node.link {
+                self.houses |= 1 << u;
+            }
+        }
+        self.cells = cells;
+    }
 }
 
 /// Where a pattern's entries start in [`Found`]'s lists ([`Found::mark`]).
@@ -683,7 +712,9 @@ impl Rater {
             } else {
                 Some((self.board.cand, self.board.value))
             };
-            if !self.find(fast) {
+            // Above a cap below SE's nested chains, their search (seconds) would
+            // only say what the fallback says: a step above the cap.
+            if !self.find(fast, cap >= CEILING) {
                 self.fallback(solution);
             }
             if !self.apply(solution) {
@@ -766,8 +797,9 @@ impl Rater {
     }
 
     /// Runs the finders in SE's order; true when one made progress. `past_singles`:
-    /// the board has no full house and no hidden single ([`basic::singles`] ran).
-    fn find(&mut self, past_singles: bool) -> bool {
+    /// the board has no full house and no hidden single ([`basic::singles`] ran);
+    /// `nested`: SE's nested chains are searched too.
+    fn find(&mut self, past_singles: bool, nested: bool) -> bool {
         use basic::*;
         self.board.stamp();
         let b = &self.board;
@@ -798,7 +830,7 @@ impl Rater {
             || vwxyz_wing(b, f)
             || self.chains.find_static(b, f)
             || aligned_triplets(b, f, &mut self.memo.triplets)
-            || self.chains.find_forcing(b, f)
+            || self.chains.find_forcing(b, f, nested)
     }
 }
 

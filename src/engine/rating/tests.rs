@@ -107,6 +107,9 @@ const BY_TECHNIQUE: &[(&str, Technique, u8)] = &[
     // SE 9.5 (Denis Berthier's CSP-Rules examples, `g-whips/shye-gW8.clp`): beyond
     // the implemented techniques before 0.4.11.
     (".8.4.5....12.3...........6.3....4..7.6.7...5.7...8...9......1......9.2.....3.6...", Technique::DynamicForcingChainPlus, 95),
+    // SE 11.7 (eleven's Imp630 #350, CSP-Rules-Examples `Sudoku/Imp630/#350-EL13c259.clp`):
+    // beyond the implemented techniques before 0.4.12.
+    ("..3..6....5718.....6........816...75.....8......5...68.7.....42...73.85..1.....97", Technique::NestedForcingChain, 117),
 ];
 
 #[test]
@@ -251,43 +254,64 @@ fn the_singles_in_one_go_give_the_step_by_step_rating() {
 
 /// #2423 of mith's T&E(3) list, SE 11.7 (Denis Berthier's CSP-Rules-Examples,
 /// `Sudoku/Tridagons/#2423-OR4FW7+OR2FgW2.clp`): its path meets a 9.5 dynamic
-/// forcing chain and (since 0.4.11) a 9.9 dynamic forcing chain (+), then a step no
-/// implemented technique makes. Regression: it rated `9.5 dynamic-forcing-chain`,
-/// as if chains solved it.
+/// forcing chain and a 9.9 dynamic forcing chain (+) before the nested chains.
+/// Regressions: it rated `9.5 dynamic-forcing-chain`, as if chains solved it (0.4.10),
+/// then `9.9 beyond-implemented`, a lower bound (0.4.11).
 #[test]
-fn a_path_with_a_step_beyond_the_techniques_is_beyond_them_whatever_its_hardest_chain() {
+fn a_path_past_every_lower_level_rates_as_se_with_nested_chains() {
     let p = "...4..7.9.57.89.....9732....459...1.67....59.9.15..4...94..167...6...9.171..9....";
     let (rated, steps) = rate_with_steps(p);
-    let beyond = steps
+    let nested = steps
         .iter()
-        .position(|s| s.technique == Technique::BeyondImplemented)
-        .expect("a step beyond the techniques");
-    let before = &steps[..beyond];
+        .position(|s| s.technique == Technique::NestedForcingChain)
+        .expect("a nested chain");
+    let before = &steps[..nested];
     assert!(before
         .iter()
         .any(|s| s.technique == Technique::DynamicForcingChain && s.rating == CEILING));
     assert!(before
         .iter()
         .any(|s| s.technique == Technique::DynamicForcingChainPlus && s.rating == 99));
+    assert!(steps
+        .iter()
+        .all(|s| s.technique != Technique::BeyondImplemented));
     let expected = Rating {
-        rating: steps.iter().map(|s| s.rating).max().unwrap(),
-        technique: Technique::BeyondImplemented,
+        rating: 117,
+        technique: Technique::NestedForcingChain,
     };
-    assert_eq!(expected.rating, 99);
     assert_eq!(rated, expected);
     assert_eq!(rate(p), expected, "the fast path agrees");
 }
 
-/// The rater's highest rating is dynamic forcing chains (+) (9.0) with the length
-/// increment of the longest conclusion a 9×9 board allows: nine branches of 1,458
-/// nodes. `--bands` refuses a rating band above it.
+/// A rating capped below SE's nested chains skips their search: the step the
+/// lower levels cannot make rates above the cap ([`CEILING`], 9.5), as a nested
+/// chain would.
 #[test]
-fn the_highest_rating_is_the_longest_plus_chain() {
+fn a_cap_below_the_nested_chains_stops_before_them() {
+    let p = "..3..6....5718.....6........816...75.....8......5...68.7.....42...73.85..1.....97";
+    let Verdict::Unique(grid) = solve(&cells(p)) else {
+        panic!("the test puzzle is unique")
+    };
+    let capped = rate_solved(&cells(p), &grid, 94);
+    assert_eq!(
+        capped,
+        Rating {
+            rating: CEILING,
+            technique: Technique::BeyondImplemented
+        }
+    );
+}
+
+/// The rater's highest rating is SE's highest nesting level (11.0) with the length
+/// increment of the longest conclusion the rater counts (`u32::MAX` nodes).
+/// `--bands` refuses a rating band above it.
+#[test]
+fn the_highest_rating_is_the_longest_top_level_chain() {
     assert_eq!(
         HIGHEST,
-        90 + crate::engine::rating::chains::length_increment(13_120)
+        110 + crate::engine::rating::chains::length_increment(u32::MAX as usize - 2)
     );
-    assert_eq!(HIGHEST, 114);
+    assert_eq!(HIGHEST, 170);
 }
 
 /// A capped rating is the rating when it is at most the cap, and above the cap
@@ -390,7 +414,10 @@ proptest! {
     #[test]
     fn rating_is_invariant_under_the_symmetry_group(i in 0..BY_TECHNIQUE.len(), seed: u64) {
         let (p, t, _) = BY_TECHNIQUE[i];
-        prop_assume!(!matches!(t, Technique::Nishio | Technique::DynamicForcingChain));
+        prop_assume!(!matches!(
+            t,
+            Technique::Nishio | Technique::DynamicForcingChain | Technique::NestedForcingChain
+        ));
         let g = Transform::random(&mut rand_pcg::Pcg64::seed_from_u64(seed));
         let mut rater = Rater::new();
         let a = rater.rate(&cells(p)).expect("valid");
@@ -456,7 +483,7 @@ fn technique_names_round_trip_and_all_lists_every_technique_once() {
     // with as many entries as the enum has variants, none is missing.
     assert!(Technique::ALL.windows(2).all(|w| w[0] < w[1]));
     assert_eq!(Technique::ALL[0], Technique::None);
-    assert_eq!(Technique::ALL[39], Technique::BeyondImplemented);
+    assert_eq!(Technique::ALL[40], Technique::BeyondImplemented);
     for &t in Technique::ALL {
         assert_eq!(Technique::from_name(t.name()), Some(t));
     }
@@ -501,7 +528,7 @@ fn the_memo_changes_no_step() {
         for (i, step) in steps.iter().enumerate() {
             r.memo = basic::Memo::default();
             r.found.clear();
-            if !r.find(false) {
+            if !r.find(false, true) {
                 r.fallback(&solution);
             }
             assert!(r.apply(&solution), "step {i} made no progress");
