@@ -271,6 +271,7 @@
     'wxyz-wing': 'WXYZ-wing', 'vwxyz-wing': 'VWXYZ-wing', 'x-chain': 'X-chain',
     'xy-chain': 'XY-chain', aic: 'AIC', bug: 'BUG',
     'dynamic-forcing-chain-plus': 'Dynamic forcing chain (+)',
+    'nested-forcing-chain': 'Nested forcing chain',
   };
 
   function techniqueName(t) {
