@@ -432,8 +432,12 @@ fn make_rated_seed<B: Board>(
         scale: "rating",
         attempts: recipe.max_attempts,
         carve: recipe.carve.name(),
-        hint: "few puzzles carved this way rate this high; raise --max-attempts or try --carve minimal"
-            .to_string(),
+        // Minimal puzzles rate highest: advice to carve them only where it is new.
+        hint: match recipe.carve {
+            Carve::Minimal => "few puzzles rate this high; raise --max-attempts",
+            _ => "few puzzles carved this way rate this high; raise --max-attempts or try --carve minimal",
+        }
+        .to_string(),
     })
 }
 
@@ -722,5 +726,14 @@ mod tests {
         let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();
         assert_eq!((e.range.as_str(), e.scale), ("11.9+", "rating"));
         assert!(e.to_string().contains("raise --max-attempts"), "{e}");
+        assert!(e.to_string().contains("try --carve minimal"), "{e}");
+        // Regression: a minimal carve was told to try --carve minimal.
+        let r = Recipe {
+            carve: Carve::Minimal,
+            ..r
+        };
+        let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();
+        assert!(e.to_string().contains("raise --max-attempts"), "{e}");
+        assert!(!e.to_string().contains("try --carve"), "{e}");
     }
 }
