@@ -3,7 +3,8 @@
 //! per line in: `4.2 xy-wing`, or a verdict (`line N: ...`) for a puzzle without a
 //! unique solution (exit 1) or a malformed line (exit 2, every other line still
 //! answered). `--steps` adds the solving path, `--json` writes one object per line
-//! (`{"line", "error"}` for a line that cannot be rated or read).
+//! (`{"line", "error"}` for a line that cannot be rated or read). Lines are rated on
+//! every core and answered in input order.
 
 use std::io::{self, Write};
 
@@ -13,51 +14,69 @@ use crate::cli::GradeArgs;
 use crate::engine::board::Nine;
 use crate::engine::rating::{Chain, Link, Node, Pattern, Rater, Step};
 
-use super::{for_each_line_as, LineErrors, Outcome};
+use super::{for_each_line_parallel, LineErrors, Outcome};
 
 pub fn run(args: &GradeArgs) -> anyhow::Result<Outcome> {
-    let mut rater = Rater::new();
-    let mut steps = Vec::new();
+    thread_local! {
+        /// Each thread's rater and step list, kept across the lines it rates.
+        static RATER: std::cell::RefCell<(Rater, Vec<Step>)> =
+            std::cell::RefCell::new((Rater::new(), Vec::new()));
+    }
     let errors = if args.json {
         LineErrors::Json
     } else {
         LineErrors::Text
     };
-    // Rating is 9×9 only: a line of another size is told so.
-    for_each_line_as::<Nine>(&args.input, errors, false, |puzzle, no, out| {
-        steps.clear();
-        let rated = if args.steps {
-            rater.rate_with_steps(&puzzle, &mut steps)
-        } else {
-            rater.rate(&puzzle)
-        };
-        let rating = match rated {
-            Ok(rating) => rating,
-            Err(e) if args.json => {
-                let line = json!({"line": no, "error": e.to_string()});
-                return writeln!(out, "{line}").map(|_| Outcome::Defects);
-            }
-            Err(e) => return writeln!(out, "line {no}: {e}").map(|_| Outcome::Defects),
-        };
-        if args.json {
-            let mut object = json!({
-                "line": no,
-                "rating": f64::from(rating.rating) / 10.0,
-                "technique": rating.technique.name(),
-            });
-            if args.steps {
-                let with = args.candidates;
-                object["steps"] = steps.iter().map(|s| step_json(s, with)).collect();
-            }
-            writeln!(out, "{object}")?;
-        } else {
-            writeln!(out, "{rating} {}", rating.technique.name())?;
-            for step in &steps {
-                write_step(out, step)?;
-            }
-        }
-        Ok(Outcome::Clean)
+    // Rating is 9×9 only: a line of another size is told so. Lines are rated on
+    // every core (a hard one takes up to a minute), answered in input order.
+    for_each_line_parallel::<Nine>(&args.input, errors, false, |puzzle, no, out| {
+        RATER.with(|r| {
+            let (rater, steps) = &mut *r.borrow_mut();
+            steps.clear();
+            let rated = if args.steps {
+                rater.rate_with_steps(puzzle, steps)
+            } else {
+                rater.rate(puzzle)
+            };
+            answer(args, no, rated, steps, out)
+        })
     })
+}
+
+/// Writes line `no`'s answer: its rating (and path), or why it has none.
+fn answer(
+    args: &GradeArgs,
+    no: usize,
+    rated: Result<crate::engine::rating::Rating, crate::engine::rating::RateError>,
+    steps: &[Step],
+    out: &mut dyn Write,
+) -> io::Result<Outcome> {
+    let rating = match rated {
+        Ok(rating) => rating,
+        Err(e) if args.json => {
+            let line = json!({"line": no, "error": e.to_string()});
+            return writeln!(out, "{line}").map(|_| Outcome::Defects);
+        }
+        Err(e) => return writeln!(out, "line {no}: {e}").map(|_| Outcome::Defects),
+    };
+    if args.json {
+        let mut object = json!({
+            "line": no,
+            "rating": f64::from(rating.rating) / 10.0,
+            "technique": rating.technique.name(),
+        });
+        if args.steps {
+            let with = args.candidates;
+            object["steps"] = steps.iter().map(|s| step_json(s, with)).collect();
+        }
+        writeln!(out, "{object}")?;
+    } else {
+        writeln!(out, "{rating} {}", rating.technique.name())?;
+        for step in steps {
+            write_step(out, step)?;
+        }
+    }
+    Ok(Outcome::Clean)
 }
 
 /// `r1c2`: a cell (0..80, row-major) as solvers write it.

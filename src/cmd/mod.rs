@@ -28,7 +28,7 @@ pub mod transform;
 pub mod verify;
 
 use std::fs::File;
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::PathBuf;
 
 use anyhow::Context;
@@ -52,15 +52,20 @@ pub enum Outcome {
 
 /// Opens `FILE`, or standard input for `-` or no argument.
 pub fn open_input(path: &Option<PathBuf>) -> anyhow::Result<Box<dyn BufRead>> {
+    Ok(Box::new(BufReader::new(open_read(path)?)))
+}
+
+/// [`open_input`] unbuffered.
+fn open_read(path: &Option<PathBuf>) -> anyhow::Result<Box<dyn Read>> {
     match path {
         Some(p) if p.as_os_str() != "-" => {
             if p.is_dir() {
                 anyhow::bail!("{} is a directory, not a file of puzzles", p.display());
             }
             let f = File::open(p).with_context(|| format!("opening {}", p.display()))?;
-            Ok(Box::new(BufReader::new(f)))
+            Ok(Box::new(f))
         }
-        _ => Ok(Box::new(BufReader::new(io::stdin()))),
+        _ => Ok(Box::new(io::stdin())),
     }
 }
 
@@ -122,6 +127,95 @@ pub enum LineErrors {
     Json,
 }
 
+/// One input line: its 1-based number and its board, or the message that answers it.
+type Line<B> = (usize, Result<<B as Board>::Cells, String>);
+
+/// The input lines of a command, read one at a time: each well-formed one as a board
+/// of `B`'s size, a malformed one as the message that answers it.
+struct Lines<'a, B: Board> {
+    input: &'a Option<PathBuf>,
+    reader: BufReader<Box<dyn Read>>,
+    takes_size: bool,
+    line: Vec<u8>,
+    no: usize,
+    _board: std::marker::PhantomData<B>,
+}
+
+impl<'a, B: Board> Lines<'a, B> {
+    fn open(input: &'a Option<PathBuf>, takes_size: bool) -> anyhow::Result<Self> {
+        Ok(Lines {
+            input,
+            reader: BufReader::with_capacity(1 << 16, open_read(input)?),
+            takes_size,
+            // Raw bytes, not `lines()`: a line that is not UTF-8 is one more malformed
+            // line, answered like the others, not the end of the input.
+            line: Vec::with_capacity(B::SIZE.n_cells() + 2),
+            no: 0,
+            _board: std::marker::PhantomData,
+        })
+    }
+
+    /// Whether a whole line is already read in, so that [`Lines::next`] will not wait
+    /// for input.
+    fn ready(&self) -> bool {
+        self.reader.buffer().contains(&b'\n')
+    }
+
+    /// The next line's number and board (or error message); `None` at the end.
+    fn next(&mut self) -> anyhow::Result<Option<Line<B>>> {
+        self.line.clear();
+        self.no += 1;
+        let (no, input) = (self.no, self.input);
+        let read = self
+            .reader
+            .read_until(b'\n', &mut self.line)
+            .with_context(|| match input {
+                Some(p) if p.as_os_str() != "-" => format!("reading {} line {no}", p.display()),
+                _ => format!("reading standard input line {no}"),
+            })?;
+        if read == 0 {
+            return Ok(None);
+        }
+        let text = self.line.strip_suffix(b"\n").unwrap_or(&self.line);
+        let text = text.strip_suffix(b"\r").unwrap_or(text);
+        let mut cells = B::empty();
+        Ok(Some((
+            no,
+            parse_board(text, no, B::SIZE, cells.as_mut())
+                .map(|()| cells)
+                .map_err(|e| board_error(&e, self.takes_size)),
+        )))
+    }
+}
+
+/// Answers malformed line `no` with message `e`, as `errors` says.
+fn answer_malformed(out: &mut dyn Write, errors: LineErrors, no: usize, e: &str) -> io::Result<()> {
+    match errors {
+        LineErrors::Text => writeln!(out, "{e}"),
+        LineErrors::TextTimes(k) => (0..k).try_for_each(|_| writeln!(out, "{e}")),
+        LineErrors::Json => writeln!(out, "{}", serde_json::json!({"line": no, "error": e})),
+    }
+}
+
+/// Every write of the line loops is to standard output: the error says so (a full
+/// disk said only "No space left on device").
+fn stdout_err(e: io::Error) -> anyhow::Error {
+    anyhow::Error::new(e).context("writing to standard output")
+}
+
+/// The outcome of a run that answered `malformed` lines as such, its worst line
+/// outcome being `outcome`; the count goes to stderr.
+fn with_malformed(outcome: Outcome, malformed: u64) -> Outcome {
+    if malformed == 0 {
+        return outcome;
+    }
+    crate::say!(
+        "sudoku-factory: {}",
+        counted(malformed, "malformed input line")
+    );
+    Outcome::BadInput
+}
+
 /// As [`for_each_line`], answering malformed lines as `errors` says; `takes_size`:
 /// whether the command has `--size` (for [`board_error`]).
 pub fn for_each_line_as<B: Board>(
@@ -130,65 +224,82 @@ pub fn for_each_line_as<B: Board>(
     takes_size: bool,
     mut per_line: impl FnMut(B::Cells, usize, &mut dyn Write) -> io::Result<Outcome>,
 ) -> anyhow::Result<Outcome> {
-    let mut reader = open_input(input)?;
+    let mut lines = Lines::<B>::open(input, takes_size)?;
     let stdout = io::stdout();
     let mut out = io::BufWriter::new(stdout.lock());
-    let mut outcome = Outcome::Clean;
-    let mut malformed = 0u64;
-    // Every write here is to standard output: the error says so (a full disk said
-    // only "No space left on device").
-    let stdout_err = |e: io::Error| anyhow::Error::new(e).context("writing to standard output");
-    // Raw bytes, not `lines()`: a line that is not UTF-8 is one more malformed line,
-    // answered like the others, not the end of the input.
-    let mut line = Vec::with_capacity(B::SIZE.n_cells() + 2);
-    for line_no in 1.. {
-        line.clear();
-        let read = reader
-            .read_until(b'\n', &mut line)
-            .with_context(|| match input {
-                Some(p) if p.as_os_str() != "-" => {
-                    format!("reading {} line {line_no}", p.display())
-                }
-                _ => format!("reading standard input line {line_no}"),
-            })?;
-        if read == 0 {
-            break;
-        }
-        let text = line.strip_suffix(b"\n").unwrap_or(&line);
-        let text = text.strip_suffix(b"\r").unwrap_or(text);
-        let mut cells = B::empty();
-        match parse_board(text, line_no, B::SIZE, cells.as_mut()) {
-            Ok(()) => {
-                let this = per_line(cells, line_no, &mut out).map_err(stdout_err)?;
-                outcome = outcome.max(this);
-            }
+    let (mut outcome, mut malformed) = (Outcome::Clean, 0u64);
+    while let Some((no, parsed)) = lines.next()? {
+        match parsed {
+            Ok(cells) => outcome = outcome.max(per_line(cells, no, &mut out).map_err(stdout_err)?),
             Err(e) => {
-                let e = board_error(&e, takes_size);
-                match errors {
-                    LineErrors::Text => writeln!(out, "{e}").map_err(stdout_err)?,
-                    LineErrors::TextTimes(k) => {
-                        for _ in 0..k {
-                            writeln!(out, "{e}").map_err(stdout_err)?;
-                        }
-                    }
-                    LineErrors::Json => {
-                        let error = serde_json::json!({"line": line_no, "error": e});
-                        writeln!(out, "{error}").map_err(stdout_err)?;
-                    }
-                }
+                answer_malformed(&mut out, errors, no, &e).map_err(stdout_err)?;
                 malformed += 1;
             }
         }
     }
     out.flush().map_err(stdout_err)?;
-    if malformed > 0 {
-        crate::say!(
-            "sudoku-factory: {}",
-            counted(malformed, "malformed input line")
-        );
-        outcome = Outcome::BadInput;
+    Ok(with_malformed(outcome, malformed))
+}
+
+/// As [`for_each_line_as`], with `per_line` run on every core: the lines are read
+/// in batches, each batch's boards handled in parallel (`per_line` writes a line's
+/// answer into its buffer), and the answers written in input order, the same bytes
+/// as one line at a time. For commands whose lines cost much and unevenly (`grade`:
+/// milliseconds to a minute).
+pub fn for_each_line_parallel<B: Board>(
+    input: &Option<PathBuf>,
+    errors: LineErrors,
+    takes_size: bool,
+    per_line: impl Fn(&B::Cells, usize, &mut Vec<u8>) -> io::Result<Outcome> + Sync,
+) -> anyhow::Result<Outcome> {
+    use rayon::prelude::*;
+    let mut lines = Lines::<B>::open(input, takes_size)?;
+    let stdout = io::stdout();
+    let mut out = io::BufWriter::new(stdout.lock());
+    let (mut outcome, mut malformed) = (Outcome::Clean, 0u64);
+    // Enough lines per batch to keep every thread busy while one line is slow; but
+    // only lines already read in join the first: a caller that sends a line and
+    // waits for its answer gets it.
+    let batch_len = 8 * rayon::current_num_threads();
+    let mut batch = Vec::with_capacity(batch_len);
+    loop {
+        batch.clear();
+        match lines.next()? {
+            Some(line) => batch.push(line),
+            None => break,
+        }
+        while batch.len() < batch_len && lines.ready() {
+            match lines.next()? {
+                Some(line) => batch.push(line),
+                None => break,
+            }
+        }
+        let answers: Vec<io::Result<(Vec<u8>, Outcome)>> = batch
+            .par_iter()
+            .map(|(no, parsed)| match parsed {
+                Ok(cells) => {
+                    let mut buf = Vec::new();
+                    per_line(cells, *no, &mut buf).map(|o| (buf, o))
+                }
+                Err(_) => Ok((Vec::new(), Outcome::Clean)),
+            })
+            .collect();
+        for ((no, parsed), answer) in batch.iter().zip(answers) {
+            let (buf, this) = answer.map_err(stdout_err)?;
+            match parsed {
+                Ok(_) => {
+                    out.write_all(&buf).map_err(stdout_err)?;
+                    outcome = outcome.max(this);
+                }
+                Err(e) => {
+                    answer_malformed(&mut out, errors, *no, e).map_err(stdout_err)?;
+                    malformed += 1;
+                }
+            }
+        }
+        out.flush().map_err(stdout_err)?;
     }
-    Ok(outcome)
+    Ok(with_malformed(outcome, malformed))
 }
 
 /// Writes a board in the text format (or with `0` for empty cells) and a newline.

@@ -205,29 +205,18 @@ const PUBLISHED_HARDEST: &[(&str, &str, &str, &str)] = &[
 
 /// The published hardest puzzles through `grade` rate exactly as SE does, the twelve
 /// at 11.0–11.9 with SE's nested forcing chains (before 0.4.12 they were
-/// `beyond-implemented`, 9.5–10.0 lower bounds). Several `grade` processes share
-/// the table: the hardest take up to a minute each.
+/// `beyond-implemented`, 9.5–10.0 lower bounds). `grade` rates them on every core:
+/// the hardest take up to a minute each.
 #[test]
 fn the_published_hardest_puzzles_rate_as_se() {
-    // Two processes (CI's cores), each every other puzzle: the four slowest lead.
-    let parts: Vec<String> = std::thread::scope(|scope| {
-        let runs: Vec<_> = (0..2)
-            .map(|k| {
-                scope.spawn(move || {
-                    let input: String = (PUBLISHED_HARDEST.iter().skip(k).step_by(2))
-                        .map(|(_, p, _, _)| format!("{p}\n"))
-                        .collect();
-                    stdout(&["grade"], input, 0)
-                })
-            })
-            .collect();
-        runs.into_iter().map(|r| r.join().unwrap()).collect()
-    });
-    let (even, odd): (Vec<&str>, Vec<&str>) =
-        (parts[0].lines().collect(), parts[1].lines().collect());
-    assert_eq!(even.len() + odd.len(), PUBLISHED_HARDEST.len());
-    for (i, &(name, _, se, source)) in PUBLISHED_HARDEST.iter().enumerate() {
-        let line = if i % 2 == 0 { even[i / 2] } else { odd[i / 2] };
+    let input: String = PUBLISHED_HARDEST
+        .iter()
+        .map(|(_, p, _, _)| format!("{p}\n"))
+        .collect();
+    let rated = stdout(&["grade"], input, 0);
+    let lines: Vec<&str> = rated.lines().collect();
+    assert_eq!(lines.len(), PUBLISHED_HARDEST.len());
+    for (&(name, _, se, source), line) in PUBLISHED_HARDEST.iter().zip(lines) {
         let (ours, technique) = line.split_once(' ').expect("rating and technique");
         assert_eq!(ours, se, "{name} ({source}): {line}");
         let expected = match se {
@@ -238,4 +227,69 @@ fn the_published_hardest_puzzles_rate_as_se() {
         };
         assert_eq!(technique, expected, "{name} ({source}): {line}");
     }
+}
+
+/// `grade` rates lines on every core and answers them in input order: one thread or
+/// three give the same bytes, malformed and unsolvable lines answered in place.
+#[test]
+fn grade_answers_in_input_order_whatever_the_threads() {
+    let qqwing = include_str!("../../data/qqwing-10k.txt");
+    let mut input: String = qqwing.lines().take(150).map(|l| format!("{l}\n")).collect();
+    input.push_str("not a puzzle\n");
+    input.push_str(&".".repeat(81));
+    input.push('\n');
+    input.extend(qqwing.lines().skip(150).take(150).map(|l| format!("{l}\n")));
+    let run = |threads: &str, args: &[&str]| {
+        let out = factory()
+            .env("RAYON_NUM_THREADS", threads)
+            .args(args)
+            .write_stdin(input.clone())
+            .assert()
+            .code(2);
+        out.get_output().stdout.clone()
+    };
+    for args in [&["grade"][..], &["grade", "--steps", "--json"][..]] {
+        let one = run("1", args);
+        assert_eq!(one, run("3", args), "{args:?}");
+        let text = String::from_utf8(one).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with("  ")).collect();
+        assert_eq!(lines.len(), 302, "{args:?}");
+        assert!(
+            lines[150].contains("151") && !lines[150].contains("rating"),
+            "{}",
+            lines[150]
+        );
+        assert!(lines[151].contains("several solutions"), "{}", lines[151]);
+    }
+}
+
+/// A caller that sends one line and waits for its answer gets it: `grade` batches
+/// only lines already read in. Regression: a batch waited for 8 lines per thread or
+/// the end of the input.
+#[test]
+fn grade_answers_a_line_before_the_next_one_comes() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(common::bin())
+        .arg("grade")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let (mut input, output) = (child.stdin.take().unwrap(), child.stdout.take().unwrap());
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for line in BufReader::new(output).lines() {
+            tx.send(line.unwrap()).unwrap();
+        }
+    });
+    for (puzzle, rating) in KNOWN {
+        let rating: &str = rating;
+        writeln!(input, "{puzzle}").unwrap();
+        input.flush().unwrap();
+        let answer = rx.recv_timeout(std::time::Duration::from_secs(60));
+        assert_eq!(answer.as_deref(), Ok(rating), "{puzzle}");
+    }
+    drop(input);
+    assert!(child.wait().unwrap().success());
 }
