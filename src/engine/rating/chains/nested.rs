@@ -839,50 +839,52 @@ impl Engine {
         for &n in &self.sides[s].off.order {
             self.pending_off.push_back(self.sides[s].off.at[n as usize]);
         }
-        let has = |pots: &[Pot], chains: &[u32], node: u16, on: bool| {
-            chains
-                .iter()
-                .any(|&t| pots[t as usize].node == node && pots[t as usize].on == on)
-        };
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             while let Some(p) = self.pending_on.pop_front() {
-                let n = self.pots[p as usize].node as usize;
-                self.static_links(n, true, y, true);
-                for i in 0..self.n_links() {
-                    let q = self.link(i).0;
-                    let known = self.sides[s].off.has(q as usize);
-                    let target = source == (q as usize, true) && !has(&self.pots, chains, q, false);
-                    if known && !target {
-                        continue;
-                    }
-                    let off = self.linked(i, false, p);
-                    if target {
-                        chains.push(off);
-                    }
-                    if !known {
-                        self.sides[s].off.add(q as usize, off);
-                        self.pending_off.push_back(off);
-                    }
-                }
+                self.forcing_step(s, p, true, y, source, chains);
             }
             while let Some(p) = self.pending_off.pop_front() {
-                let n = self.pots[p as usize].node as usize;
-                self.static_links(n, false, y, true);
-                for i in 0..self.n_links() {
-                    let q = self.link(i).0;
-                    let known = self.sides[s].on.has(q as usize);
-                    let target = source == (q as usize, false) && !has(&self.pots, chains, q, true);
-                    if known && !target {
-                        continue;
-                    }
-                    let on = self.linked(i, true, p);
-                    if target {
-                        chains.push(on);
-                    }
-                    if !known {
-                        self.sides[s].on.add(q as usize, on);
-                        self.pending_on.push_back(on);
-                    }
+                self.forcing_step(s, p, false, y, source, chains);
+            }
+        }
+    }
+
+    /// One potential `p` (polarity `on`) of a forcing search expanded: each node it
+    /// implies with the other polarity is added if new, and goes to `chains` if it is
+    /// the source node with the other polarity (once each).
+    fn forcing_step(
+        &mut self,
+        s: usize,
+        p: u32,
+        on: bool,
+        y: bool,
+        source: (usize, bool),
+        chains: &mut Vec<u32>,
+    ) {
+        let n = self.pots[p as usize].node as usize;
+        self.static_links(n, on, y, true);
+        for i in 0..self.n_links() {
+            let q = self.link(i).0;
+            let known = self.set_of(s, !on).has(q as usize);
+            let pots = &self.pots;
+            let target = source == (q as usize, on)
+                && !(chains.iter())
+                    .any(|&t| pots[t as usize].node == q && pots[t as usize].on != on);
+            if known && !target {
+                continue;
+            }
+            let implied = self.linked(i, !on, p);
+            if target {
+                chains.push(implied);
+            }
+            if !known {
+                let side = &mut self.sides[s];
+                if on {
+                    side.off.add(q as usize, implied);
+                    self.pending_off.push_back(implied);
+                } else {
+                    side.on.add(q as usize, implied);
+                    self.pending_on.push_back(implied);
                 }
             }
         }
