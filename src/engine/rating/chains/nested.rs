@@ -1155,51 +1155,17 @@ impl Engine {
         for &n in &self.sides[s].off.order {
             self.pending_off.push_back(self.sides[s].off.at[n as usize]);
         }
-        let hidden = if kind.dynamic { Some(s) } else { None };
         let mut result = None;
-        'run: while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
-            if let Some(p) = self.pending_on.pop_front() {
-                let n = self.pots[p as usize].node as usize;
-                if kind.dynamic {
-                    self.on_to_off(n, true);
-                } else {
-                    self.static_links(n, true, true, true);
-                }
-                for i in 0..self.n_links() {
-                    let q = self.link(i).0 as usize;
-                    if let Some(on) = self.sides[s].on.get(q) {
-                        let off = self.linked(i, false, p);
-                        result = Some((on, off));
-                        break 'run;
-                    }
-                    if !self.sides[s].off.has(q) {
-                        let off = self.linked(i, false, p);
-                        self.sides[s].off.add(q, off);
-                        self.pending_off.push_back(off);
-                    }
-                }
-            } else if let Some(p) = self.pending_off.pop_front() {
-                let n = self.pots[p as usize].node as usize;
-                if kind.dynamic {
-                    self.off_to_on(n, true, true, hidden);
-                } else {
-                    self.static_links(n, false, true, true);
-                }
-                if kind.dynamic {
-                    self.grid.remove(n);
-                }
-                for i in 0..self.n_links() {
-                    let q = self.link(i).0 as usize;
-                    if let Some(off) = self.sides[s].off.get(q) {
-                        let on = self.linked(i, true, p);
-                        result = Some((on, off));
-                        break 'run;
-                    }
-                    if !self.sides[s].on.has(q) {
-                        let on = self.linked(i, true, p);
-                        self.sides[s].on.add(q, on);
-                        self.pending_on.push_back(on);
-                    }
+        while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
+            // Every pending on node before the next off node.
+            let step = match self.pending_on.pop_front() {
+                Some(p) => Some((p, true)),
+                None => self.pending_off.pop_front().map(|p| (p, false)),
+            };
+            if let Some((p, on)) = step {
+                result = self.chain_step(s, p, on);
+                if result.is_some() {
+                    break;
                 }
             }
             if self.pending_on.is_empty() && self.pending_off.is_empty() && kind.level > 0 {
@@ -1228,6 +1194,43 @@ impl Engine {
         self.src.cand = saved.cand;
         self.src.pos = saved.pos;
         result
+    }
+
+    /// One potential `p` (polarity `on`) of a propagation (sides `s`) expanded: each
+    /// node it implies with the other polarity is added if new; a dynamic off node
+    /// leaves the grid. Returns the first contradiction (on and off potentials).
+    fn chain_step(&mut self, s: usize, p: u32, on: bool) -> Option<(u32, u32)> {
+        let n = self.pots[p as usize].node as usize;
+        match (on, self.kind.dynamic) {
+            (true, true) => self.on_to_off(n, true),
+            (false, true) => self.off_to_on(n, true, true, Some(s)),
+            (_, false) => self.static_links(n, on, true, true),
+        }
+        if !on && self.kind.dynamic {
+            self.grid.remove(n);
+        }
+        for i in 0..self.n_links() {
+            let q = self.link(i).0 as usize;
+            if let Some(clash) = self.set_of(s, on).get(q) {
+                let implied = self.linked(i, !on, p);
+                return Some(if on {
+                    (clash, implied)
+                } else {
+                    (implied, clash)
+                });
+            }
+            if !self.set_of(s, !on).has(q) {
+                let implied = self.linked(i, !on, p);
+                if on {
+                    self.sides[s].off.add(q, implied);
+                    self.pending_off.push_back(implied);
+                } else {
+                    self.sides[s].on.add(q, implied);
+                    self.pending_on.push_back(implied);
+                }
+            }
+        }
+        None
     }
 
     /// SE's advanced potentials of a propagation (sides `s`) whose singles ran out:
