@@ -460,14 +460,7 @@ impl Chains {
     fn nested(&mut self, b: &Pencilmarks, f: &mut Found) -> bool {
         let engines = self.nested.get_or_insert_with(|| {
             (2..=nested::TOP_LEVEL)
-                .map(|level| {
-                    let kind = nested::Kind {
-                        multiple: true,
-                        dynamic: true,
-                        level,
-                    };
-                    nested::Engine::new(kind, b)
-                })
+                .map(|level| nested::Engine::new(nested::Kind::new(true, true, level), b))
                 .collect()
         });
         for e in engines.iter_mut() {
@@ -2316,11 +2309,7 @@ mod tests {
             (true, true, 0),
             (true, true, 1),
         ]
-        .map(|(multiple, dynamic, level)| nested::Kind {
-            multiple,
-            dynamic,
-            level,
-        });
+        .map(|(multiple, dynamic, level)| nested::Kind::new(multiple, dynamic, level));
         let mut engines: Vec<nested::Engine> = Vec::new();
         let (mut rater, mut board, mut steps) = (Rater::new(), Pencilmarks::new(), Vec::new());
         let mut compared = std::collections::BTreeMap::<Technique, (usize, usize)>::new();

@@ -159,6 +159,14 @@ pub(super) const fn base(dynamic: bool, level: u8) -> u8 {
 }
 
 impl Kind {
+    pub(super) const fn new(multiple: bool, dynamic: bool, level: u8) -> Kind {
+        Kind {
+            multiple,
+            dynamic,
+            level,
+        }
+    }
+
     fn base(self) -> u8 {
         base(self.dynamic, self.level)
     }
@@ -166,26 +174,10 @@ impl Kind {
     /// The searches a propagation of this kind nests, in SE's order after the (+)
     /// rules.
     fn nested(self) -> &'static [Kind] {
-        const STATIC: Kind = Kind {
-            multiple: false,
-            dynamic: false,
-            level: 0,
-        };
-        const MULTIPLE: Kind = Kind {
-            multiple: true,
-            dynamic: false,
-            level: 0,
-        };
-        const DYNAMIC: Kind = Kind {
-            multiple: true,
-            dynamic: true,
-            level: 0,
-        };
-        const NESTED2: Kind = Kind {
-            multiple: true,
-            dynamic: true,
-            level: 2,
-        };
+        const STATIC: Kind = Kind::new(false, false, 0);
+        const MULTIPLE: Kind = Kind::new(true, false, 0);
+        const DYNAMIC: Kind = Kind::new(true, true, 0);
+        const NESTED2: Kind = Kind::new(true, true, 2);
         match self.level {
             0 | 1 => &[],
             2 => &[STATIC],
@@ -783,11 +775,7 @@ impl Engine {
     /// is reached again by every path that does not pass it already. The cycles'
     /// ends ("source on" again, four layers or more) go to [`Engine::found`].
     fn cycles(&mut self, s: usize, y: bool, x: bool, source: usize) {
-        self.pending_on.clear();
-        self.pending_off.clear();
-        for &n in &self.sides[s].on.order {
-            self.pending_on.push_back(self.sides[s].on.at[n as usize]);
-        }
+        self.queue_assumptions(s);
         let mut length = 0;
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             length += 1;
@@ -827,10 +815,8 @@ impl Engine {
         }
     }
 
-    /// SE's static forcing chains from the assumption in sides `s`, layer by layer:
-    /// the first potential reaching the source node with the other polarity goes
-    /// to `chains` (each polarity once).
-    fn forcing(&mut self, s: usize, y: bool, source: (usize, bool), chains: &mut Vec<u32>) {
+    /// Queues the potentials of sides `s` (the assumptions) to be expanded.
+    fn queue_assumptions(&mut self, s: usize) {
         self.pending_on.clear();
         self.pending_off.clear();
         for &n in &self.sides[s].on.order {
@@ -839,6 +825,13 @@ impl Engine {
         for &n in &self.sides[s].off.order {
             self.pending_off.push_back(self.sides[s].off.at[n as usize]);
         }
+    }
+
+    /// SE's static forcing chains from the assumption in sides `s`, layer by layer:
+    /// the first potential reaching the source node with the other polarity goes
+    /// to `chains` (each polarity once).
+    fn forcing(&mut self, s: usize, y: bool, source: (usize, bool), chains: &mut Vec<u32>) {
+        self.queue_assumptions(s);
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             while let Some(p) = self.pending_on.pop_front() {
                 self.forcing_step(s, p, true, y, source, chains);
@@ -1147,14 +1140,7 @@ impl Engine {
         let saved = self.grid;
         self.src.cand = saved.cand;
         self.src.pos = saved.pos;
-        self.pending_on.clear();
-        self.pending_off.clear();
-        for &n in &self.sides[s].on.order {
-            self.pending_on.push_back(self.sides[s].on.at[n as usize]);
-        }
-        for &n in &self.sides[s].off.order {
-            self.pending_off.push_back(self.sides[s].off.at[n as usize]);
-        }
+        self.queue_assumptions(s);
         let mut result = None;
         while !self.pending_on.is_empty() || !self.pending_off.is_empty() {
             // Every pending on node before the next off node.
