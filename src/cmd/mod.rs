@@ -107,8 +107,8 @@ pub fn parse_bands(
     scale: crate::engine::bands::Scale,
 ) -> anyhow::Result<crate::engine::bands::BandTable> {
     use crate::engine::bands::{BandError, BandTable};
-    // Since 0.4.12 the rater has SE's whole scale: every rating band the table takes
-    // (up to 11.9) can be reached.
+    // Since 0.4.12 the rater has SE's whole scale: every rating the band table takes
+    // (up to 11.9) is one it can give.
     BandTable::parse_scaled(spec, size, scale).map_err(|e| match e {
         BandError::RatingSize(_) => anyhow::anyhow!("--grade rating: {e}"),
         e => anyhow::Error::new(e).context("--bands"),

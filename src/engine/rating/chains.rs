@@ -444,7 +444,7 @@ impl Chains {
     }
 
     /// Levels 2 to 5, on the board [`Chains::find_static`] last saw (they read its
-    /// closure); true when one made progress.
+    /// closure), then (with `nested`) level 6; true when one made progress.
     pub(crate) fn find_forcing(&mut self, b: &Pencilmarks, f: &mut Found, nested: bool) -> bool {
         self.ties.clear();
         let found = self
@@ -2289,9 +2289,9 @@ mod tests {
     /// every chain step of the rating paths of half of `qqwing-10k.txt` and of the
     /// published 9.x puzzles, its first hint rates as the step: always for forcing
     /// chains, dynamic chains and dynamic chains (+); for static chains on all but
-    /// a few steps, where level 1 (which searches "p on ⇒ p off" chains and cycles,
-    /// not SE's "p off ⇒ p on" ones) departs from SE (3 of 3,200 steps of the whole
-    /// file; 1 of 15,600 of `se-rated.txt`, where SE's own rating is the engine's).
+    /// a few steps, where level 1 (which searches chains and cycles its own way)
+    /// departs from SE's procedure (3 of 3,200 steps of the whole file; 1 of 15,600
+    /// of `se-rated.txt`, where SE's own rating is the engine's).
     #[test]
     fn the_nested_engine_rates_the_lower_levels_as_they_do() {
         #[rustfmt::skip]
