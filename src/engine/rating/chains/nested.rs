@@ -419,9 +419,13 @@ impl Engine {
             let len = (complexity as usize).saturating_sub(2);
             h.rating = base.saturating_add(length_increment(len));
         }
-        self.hints.sort_by_key(|h| (h.rating, h.complexity, h.key));
+        // SE's stable sort, as an unstable one (which needs no scratch memory) with
+        // the order found as the last key: where a hint's targets start grows with
+        // it (every hint has one).
+        self.hints
+            .sort_unstable_by_key(|h| (h.rating, h.complexity, h.key, h.t0));
         // SE keeps the first hint of each set of removals: the hints grouped by
-        // removals (stably: each group in SE's order), the first of each kept.
+        // removals (each group in SE's order), the first of each kept.
         let (hints, removals) = (&self.hints, &self.removals);
         let of = |i: u32| {
             let h = &hints[i as usize];
@@ -429,7 +433,8 @@ impl Engine {
         };
         self.order.clear();
         self.order.extend(0..hints.len() as u32);
-        self.order.sort_by(|&a, &b| of(a).cmp(of(b)));
+        self.order
+            .sort_unstable_by(|&a, &b| of(a).cmp(of(b)).then(a.cmp(&b)));
         self.keep.clear();
         self.keep.resize(hints.len(), false);
         for (k, &i) in self.order.iter().enumerate() {
