@@ -260,8 +260,10 @@ pub fn for_each_line_parallel<B: Board>(
     // Enough lines per batch to keep every thread busy while one line is slow; but
     // only lines already read in join the first: a caller that sends a line and
     // waits for its answer gets it.
-    let batch_len = 8 * rayon::current_num_threads();
+    let batch_len = 64 * rayon::current_num_threads();
     let mut batch = Vec::with_capacity(batch_len);
+    // Each line's answer, the buffers kept across batches.
+    let mut answers: Vec<Vec<u8>> = Vec::with_capacity(batch_len);
     loop {
         batch.clear();
         match lines.next()? {
@@ -274,21 +276,22 @@ pub fn for_each_line_parallel<B: Board>(
                 None => break,
             }
         }
-        let answers: Vec<io::Result<(Vec<u8>, Outcome)>> = batch
-            .par_iter()
-            .map(|(no, parsed)| match parsed {
-                Ok(cells) => {
-                    let mut buf = Vec::new();
-                    per_line(cells, *no, &mut buf).map(|o| (buf, o))
+        answers.resize_with(batch.len(), Vec::new);
+        let outcomes: Vec<io::Result<Outcome>> = (batch.par_iter())
+            .zip(answers.par_iter_mut())
+            .map(|((no, parsed), buf)| {
+                buf.clear();
+                match parsed {
+                    Ok(cells) => per_line(cells, *no, buf),
+                    Err(_) => Ok(Outcome::Clean),
                 }
-                Err(_) => Ok((Vec::new(), Outcome::Clean)),
             })
             .collect();
-        for ((no, parsed), answer) in batch.iter().zip(answers) {
-            let (buf, this) = answer.map_err(stdout_err)?;
+        for (((no, parsed), buf), this) in batch.iter().zip(&answers).zip(outcomes) {
+            let this = this.map_err(stdout_err)?;
             match parsed {
                 Ok(_) => {
-                    out.write_all(&buf).map_err(stdout_err)?;
+                    out.write_all(buf).map_err(stdout_err)?;
                     outcome = outcome.max(this);
                 }
                 Err(e) => {
