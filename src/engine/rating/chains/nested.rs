@@ -1025,31 +1025,33 @@ impl Engine {
         r0
     }
 
+    /// Propagates "n on" (`on`) or "n off" in sides `s`; with `contradiction`, one
+    /// that meets a contradiction is a hint of the opposite.
+    fn assume(&mut self, n: usize, on: bool, s: usize, contradiction: bool) {
+        let p = self.pot(n, on, Cause::Start, &[]);
+        if on {
+            self.sides[s].on.add(n, p);
+        } else {
+            self.sides[s].off.add(n, p);
+        }
+        if let Some((a, b)) = self.chaining(s) {
+            if contradiction {
+                let r0 = self.reduction(n, !on);
+                let shape = Shape::Binary { absurd: true };
+                self.push_concluding(shape, r0, &[a, b], (n as u32, !on));
+            }
+        }
+    }
+
     /// SE's binary chaining of node `n`: "n on" (its sides kept in `s`) and "n off";
     /// contradictions and double forcing chains as asked.
     fn binary(&mut self, n: usize, s: usize, double: bool, contradiction: bool) {
-        let p_on = self.pot(n, true, Cause::Start, &[]);
-        self.sides[s].on.add(n, p_on);
-        if let Some((a, b)) = self.chaining(s) {
-            if contradiction {
-                let r0 = self.reduction(n, false);
-                let shape = Shape::Binary { absurd: true };
-                self.push_concluding(shape, r0, &[a, b], (n as u32, false));
-            }
-        }
+        self.assume(n, true, s, contradiction);
         if !double && !contradiction {
             return;
         }
         let o = self.take_sides();
-        let p_off = self.pot(n, false, Cause::Start, &[]);
-        self.sides[o].off.add(n, p_off);
-        if let Some((a, b)) = self.chaining(o) {
-            if contradiction {
-                let r0 = self.reduction(n, true);
-                let shape = Shape::Binary { absurd: true };
-                self.push_concluding(shape, r0, &[a, b], (n as u32, true));
-            }
-        }
+        self.assume(n, false, o, contradiction);
         if double {
             for on in [true, false] {
                 let len = if on {
