@@ -451,7 +451,12 @@ fn make_rated_seed<B: Board>(
         attempts: recipe.max_attempts,
         carve: recipe.carve.name(),
         // Minimal puzzles rate highest: advice to carve them only where it is new.
+        // From the nested chains' floor up, more attempts rarely help (README, "The
+        // top bands": none at 10.0 or more in about 30 CPU minutes of climbs).
         hint: match recipe.carve {
+            Carve::Minimal if lo >= u16::from(crate::engine::rating::CEILING) => {
+                "few puzzles rate this high: from 9.5 up a step needs the (+) rules or nested chains, which climbs from random minimal puzzles seldom reach (hours of CPU a puzzle, if at all); raise --max-attempts"
+            }
             Carve::Minimal => "few puzzles rate this high; raise --max-attempts",
             _ => "few puzzles carved this way rate this high; raise --max-attempts or try --carve minimal",
         }
@@ -675,6 +680,18 @@ mod tests {
             e.to_string().contains("raise --max-attempts (now 2)"),
             "{e}"
         );
+    }
+
+    /// A band from the nested chains' floor up says that more attempts seldom help.
+    #[test]
+    fn an_unreachable_nested_band_says_how_rare_it_is() {
+        let bands = BandTable::parse_rating("top=10.0+").unwrap();
+        let mut r = recipe(&bands, &[0], 3);
+        r.carve = Carve::Minimal;
+        let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();
+        assert_eq!((e.range.as_str(), e.attempts), ("10.0+", 3));
+        assert!(e.to_string().contains("nested chains"), "{e}");
+        assert!(e.to_string().contains("raise --max-attempts"), "{e}");
     }
 
     #[test]
