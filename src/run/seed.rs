@@ -557,6 +557,19 @@ mod tests {
         }
     }
 
+    /// Seed `j` of a one-band rating table `band` carved minimal, with `--seed seed`.
+    fn minimal_seed(
+        band: &str,
+        attempts: u32,
+        seed: u64,
+        j: u64,
+    ) -> Result<SeedPuzzle<Cells>, BandUnreachable> {
+        let bands = BandTable::parse_rating(band).unwrap();
+        let mut r = recipe(&bands, &[0], attempts);
+        (r.carve, r.seed) = (Carve::Minimal, seed);
+        make_seed::<Nine>(&r, j, 0)
+    }
+
     /// Every puzzle a climb rates is uniquely solvable, minimal and on the start's
     /// solution; a climb nothing fits makes its moves and gives up; the same stream
     /// gives the same climb.
@@ -609,17 +622,14 @@ mod tests {
     /// A top band lands by climbing, and the seed is the same every time.
     #[test]
     fn a_top_band_seed_lands_and_is_the_same_every_time() {
-        let bands = BandTable::parse_rating("top=8.0-9.5").unwrap();
-        let mut r = recipe(&bands, &[0], 20_000);
-        r.carve = Carve::Minimal;
-        let a = make_seed::<Nine>(&r, 0, 0).unwrap();
+        let a = minimal_seed("top=8.0-9.5", 20_000, 42, 0).unwrap();
         let rating = a.rating.expect("rated");
         assert!((80..=95).contains(&rating.rating), "{rating:?}");
         assert_eq!(
             Nine::rate_solved(&a.puzzle, &a.solution, u8::MAX),
             Some(rating)
         );
-        let b = make_seed::<Nine>(&r, 0, 0).unwrap();
+        let b = minimal_seed("top=8.0-9.5", 20_000, 42, 0).unwrap();
         assert_eq!((a.puzzle, a.rating), (b.puzzle, b.rating));
     }
 
@@ -628,11 +638,8 @@ mod tests {
     /// plateaus lands each of these in a few hundred.
     #[test]
     fn a_band_above_the_common_dynamic_chains_lands_by_climbing() {
-        let bands = BandTable::parse_rating("top=9.2+").unwrap();
-        let mut r = recipe(&bands, &[0], 10_000);
-        (r.carve, r.seed) = (Carve::Minimal, 7);
         for j in 0..4 {
-            let a = make_seed::<Nine>(&r, j, 0).unwrap();
+            let a = minimal_seed("top=9.2+", 10_000, 7, j).unwrap();
             let rating = a.rating.expect("rated");
             assert!(rating.rating >= 92, "{rating:?}");
             assert_eq!(
@@ -685,10 +692,7 @@ mod tests {
     /// A band from the nested chains' floor up says that more attempts seldom help.
     #[test]
     fn an_unreachable_nested_band_says_how_rare_it_is() {
-        let bands = BandTable::parse_rating("top=10.0+").unwrap();
-        let mut r = recipe(&bands, &[0], 3);
-        r.carve = Carve::Minimal;
-        let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();
+        let e = minimal_seed("top=10.0+", 3, 42, 0).unwrap_err();
         assert_eq!((e.range.as_str(), e.attempts), ("10.0+", 3));
         assert!(e.to_string().contains("nested chains"), "{e}");
         assert!(e.to_string().contains("raise --max-attempts"), "{e}");
