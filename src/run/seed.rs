@@ -451,11 +451,11 @@ fn make_rated_seed<B: Board>(
         attempts: recipe.max_attempts,
         carve: recipe.carve.name(),
         // Minimal puzzles rate highest: advice to carve them only where it is new.
-        // From the nested chains' floor up, more attempts rarely help (README, "The
-        // top bands": none at 10.0 or more in about 30 CPU minutes of climbs).
+        // From the nested chains' floor up, attempts are slow to pay (README, "The top
+        // bands": a 9.7 and a 9.8 in about 40 CPU minutes of climbs, nothing at 10.0).
         hint: match recipe.carve {
             Carve::Minimal if lo >= u16::from(crate::engine::rating::CEILING) => {
-                "few puzzles rate this high: from 9.5 up a step needs the (+) rules or nested chains, which climbs from random minimal puzzles seldom reach (hours of CPU a puzzle, if at all); raise --max-attempts"
+                "few puzzles rate this high: from 9.5 up a step needs the (+) rules or nested chains, which climbs from random minimal puzzles seldom reach; raise --max-attempts a lot, and expect tens of CPU minutes a puzzle or more"
             }
             Carve::Minimal => "few puzzles rate this high; raise --max-attempts",
             _ => "few puzzles carved this way rate this high; raise --max-attempts or try --carve minimal",
