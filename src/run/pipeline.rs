@@ -113,11 +113,16 @@ pub struct Summary {
     /// Per band: thread time making its seeds (fill, carve, rate, canonical form), so
     /// the summary can tell what a seed of each band costs one core.
     pub band_seed_time: Vec<Duration>,
-    /// Per band: how many seeds came rated each rating (tenths, index 0..=95), for
-    /// seeds made for a rating band (the others are rated after the band is chosen).
-    pub band_ratings: Vec<[u64; 96]>,
+    /// Per band: how many seeds came rated each rating (tenths, index 0..=HIGHEST),
+    /// for seeds made for a rating band (the others are rated after the band is
+    /// chosen).
+    pub band_ratings: Vec<[u64; RATINGS]>,
     pub elapsed: Duration,
 }
+
+/// The ratings a summary counts apart: every one the rater gives. Regression: up to
+/// 0.4.12 they stopped at 9.5, and a seed rated 9.7 was counted as 9.5.
+const RATINGS: usize = crate::engine::rating::HIGHEST as usize + 1;
 
 impl Summary {
     /// Zero counters for a table of `n_bands` bands.
@@ -128,7 +133,7 @@ impl Summary {
             band_attempts: vec![0; n_bands],
             band_max_attempts: vec![0; n_bands],
             band_seed_time: vec![Duration::ZERO; n_bands],
-            band_ratings: vec![[0; 96]; n_bands],
+            band_ratings: vec![[0; RATINGS]; n_bands],
             ..Summary::default()
         }
     }
@@ -142,7 +147,7 @@ impl Summary {
             self.band_max_attempts[b] = self.band_max_attempts[b].max(s.attempts);
             self.band_seed_time[b] += s.fill_time + s.carve_time + s.rate_time + s.canon_time;
             if let Some(r) = s.rating {
-                self.band_ratings[b][usize::from(r.rating).min(95)] += 1;
+                self.band_ratings[b][usize::from(r.rating).min(RATINGS - 1)] += 1;
             }
         }
         self.seeds += seeds.len() as u64;
@@ -634,6 +639,22 @@ mod tests {
                 canon_time: Duration::ZERO,
             })
         }
+    }
+
+    /// Regression: a seed rated above 9.5 was counted as 9.5 in the summary.
+    #[test]
+    fn the_summary_counts_each_rating_up_to_the_highest() {
+        let mut s = summary(1);
+        let seed = |rating| SeedPuzzle {
+            rating: Some(crate::engine::board::Rating {
+                rating,
+                technique: crate::engine::rating::Technique::NestedForcingChain,
+            }),
+            ..fake(1)(0, 0).unwrap()
+        };
+        s.count_seeds(&[seed(97), seed(119), seed(97)]);
+        assert_eq!((s.band_ratings[0][97], s.band_ratings[0][119]), (2, 1));
+        assert_eq!(s.band_ratings[0].iter().sum::<u64>(), 3);
     }
 
     #[test]
