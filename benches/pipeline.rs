@@ -33,6 +33,7 @@ fn plan(count: u64, variants: u32) -> Plan {
         selected,
         max_attempts: 10_000,
         rate: true,
+        starts: std::sync::Arc::from([]),
     }
 }
 

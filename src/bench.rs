@@ -319,6 +319,7 @@ fn land_rated<B: Board>(aim: &Aim<'_>, i: u64) -> Option<Landed<B::Cells>> {
         Maker::Ours(fill, carve) => {
             let selected = [aim.band];
             let recipe = Recipe {
+                starts: &[],
                 seed: aim.seed,
                 fill,
                 carve,

@@ -296,6 +296,13 @@ pub struct GenerateArgs {
     /// Rating costs about as much as making a target-carved seed and ~5x a minimal one.
     #[arg(long)]
     pub no_rating: bool,
+    /// Start the rating bands' climbs from these 9x9 puzzles (one a line; what follows
+    /// the puzzle on its line, such as a rating, is ignored; `#` starts a comment
+    /// line), e.g. puzzles already rated high: a search of their neighbourhood,
+    /// never giving back one of them. Needs --grade rating; one process (no
+    /// --workers, --stage, --resume).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "seeds"])]
+    pub from: Option<PathBuf>,
 }
 
 #[derive(Debug, Args)]

@@ -152,6 +152,9 @@ pub struct Params {
     /// What an imported bank was made from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub import: Option<ImportParams>,
+    /// `generate --from FILE`: the file of puzzles the climbs started from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from: Option<String>,
     /// False for `generate --no-rating`: the `rating`/`technique` columns are left
     /// empty. Written only when false, so a rated bank's manifest is unchanged.
     #[serde(default = "rated_by_default", skip_serializing_if = "is_rated")]
@@ -189,6 +192,7 @@ impl Default for Params {
             seeds: None,
             merge: None,
             import: None,
+            from: None,
             rating: true,
         }
     }

@@ -12,10 +12,12 @@ use crate::bank::seeds::{self, ChunkLayout, SeedManifest};
 use crate::bank::sink::{self, BankWriter, SeedFileWriter, SinkConfig};
 use crate::cli::{GenerateArgs, StageArg};
 use crate::engine::bands::Scale;
-use crate::engine::board::Board;
+use crate::engine::board::{Board, Nine};
 use crate::engine::generate::{Carve, Fill, Symmetry};
+use crate::engine::grid::{parse_board, Size};
 use crate::run::pipeline::{self, Output, PipelineError, Plan, Start, Summary};
 use crate::run::plan::{check_feasible, resume_point, Job};
+use crate::run::seed::StartPuzzle;
 use crate::run::timing;
 use crate::say;
 use crate::util::text::counted;
@@ -38,6 +40,20 @@ fn job_from_args(args: &GenerateArgs) -> anyhow::Result<Job> {
             carve.name()
         );
     }
+    if args.from.is_some() {
+        if scale != Scale::Rating {
+            bail!("--from starts the climbs of rating bands: it needs --grade rating");
+        }
+        if symmetry != Symmetry::None {
+            bail!(
+                "--from climbs one or two givens at a time: it cannot keep --symmetry {}",
+                symmetry.name()
+            );
+        }
+        if args.workers != 1 || args.stage != StageArg::All {
+            bail!("--from runs in one process: it cannot be combined with --workers or --stage");
+        }
+    }
     let count = args.count.context("--count is required")?;
     let job = Job {
         plan: Plan {
@@ -52,6 +68,10 @@ fn job_from_args(args: &GenerateArgs) -> anyhow::Result<Job> {
             selected,
             max_attempts: args.max_attempts,
             rate: !args.no_rating,
+            starts: match &args.from {
+                Some(path) => read_starts(path)?.into(),
+                None => std::sync::Arc::from([]),
+            },
         },
         output: Output {
             shard_rows: format::part_shard_rows(count, args.shard_rows, args.workers),
@@ -62,9 +82,43 @@ fn job_from_args(args: &GenerateArgs) -> anyhow::Result<Job> {
         },
         dir: args.out.clone().context("--out is required")?,
         seeds: args.seeds.clone(),
+        from: args.from.clone(),
     };
     check_feasible(&job.plan)?;
     Ok(job)
+}
+
+/// The puzzles of `--from FILE`: each line's first field, a 9×9 puzzle with one
+/// solution; blank lines and lines starting with `#` are skipped. A bad line is an
+/// error naming it (and the column, for a bad character).
+fn read_starts(path: &std::path::Path) -> anyhow::Result<Vec<StartPuzzle>> {
+    let label = format!("--from {}", path.display());
+    let text = std::fs::read(path).with_context(|| format!("{label}: cannot read it"))?;
+    let mut starts = Vec::new();
+    for (i, line) in text.split(|&b| b == b'\n').enumerate() {
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let body = line.trim_ascii_start();
+        if body.is_empty() || body.starts_with(b"#") {
+            continue;
+        }
+        // The first field, with the leading blanks that columns count.
+        let end = line.len() - body.len()
+            + body
+                .iter()
+                .position(u8::is_ascii_whitespace)
+                .unwrap_or(body.len());
+        let mut cells = Nine::empty();
+        parse_board(&line[..end], i + 1, Size::Nine, &mut cells)
+            .map_err(|e| anyhow::anyhow!("{label}: {}", super::board_error(&e, false)))?;
+        let start = StartPuzzle::new::<Nine>(&cells).with_context(|| {
+            format!("{label}: line {}: the puzzle has no unique solution", i + 1)
+        })?;
+        starts.push(start);
+    }
+    if starts.is_empty() {
+        bail!("{label}: no puzzle in it");
+    }
+    Ok(starts)
 }
 
 pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {

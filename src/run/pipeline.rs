@@ -41,7 +41,7 @@ use crate::engine::board::{Board, Rating};
 use crate::engine::generate::{Carve, Fill, Symmetry};
 use crate::engine::grid::Size;
 use crate::run::rng::{item_rng, Purpose};
-use crate::run::seed::{make_seed, BandUnreachable, Recipe};
+use crate::run::seed::{make_seed, BandUnreachable, Recipe, StartPuzzle};
 use crate::run::timing::{Stage, StageRecorder, StageReport};
 
 /// Replacement rounds for a batch before the seed space is declared exhausted. Only
@@ -76,6 +76,8 @@ pub struct Plan {
     pub max_attempts: u32,
     /// Rate the seeds (the `rating`/`technique` columns); false for `--no-rating`.
     pub rate: bool,
+    /// `--from`: the puzzles the rating bands' climbs start from (empty: none).
+    pub starts: std::sync::Arc<[StartPuzzle]>,
 }
 
 /// Why a run could not be completed.
@@ -165,6 +167,7 @@ impl Plan {
             bands: &self.bands,
             selected: &self.selected,
             max_attempts: self.max_attempts,
+            starts: &self.starts,
         }
     }
 }

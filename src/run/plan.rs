@@ -7,6 +7,7 @@
 //! the rules live here, with their tests.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::bank::format::{self, canonical_key, key_set, KeySet, Manifest, Params};
 use crate::bank::reader::SeedFiles;
@@ -42,6 +43,8 @@ pub struct Job {
     pub dir: PathBuf,
     /// Stage 2 of a staged run: the directory of stage 1's seed files.
     pub seeds: Option<PathBuf>,
+    /// `--from`: the file of puzzles the climbs start from (read into `plan.starts`).
+    pub from: Option<PathBuf>,
 }
 
 impl Job {
@@ -75,6 +78,7 @@ impl Job {
             seeds: self.seeds.as_ref().map(|d| d.display().to_string()),
             merge: None,
             import: None,
+            from: self.from.as_ref().map(|f| f.display().to_string()),
             rating: p.rate,
         }
     }
@@ -105,6 +109,13 @@ impl Job {
         if p.merge.is_some() {
             return Err(PlanError::Manifest(format!(
                 "{} was written by merge, not generate: a merge does not resume; run the same merge again with --force",
+                dir.display()
+            )));
+        }
+        // The climbs of a --from run drew on a file that may have changed since.
+        if let Some(from) = &p.from {
+            return Err(PlanError::Manifest(format!(
+                "{} was made with --from {from}, which does not resume: run it again with --force",
                 dir.display()
             )));
         }
@@ -164,6 +175,7 @@ impl Job {
                 selected,
                 max_attempts: need(p.max_attempts, label, "max_attempts")?,
                 rate: p.rating,
+                starts: Arc::from([]),
             },
             output: Output {
                 shard_rows: p.shard_rows,
@@ -174,6 +186,7 @@ impl Job {
             },
             dir: dir.to_path_buf(),
             seeds: p.seeds.as_ref().map(PathBuf::from),
+            from: None,
         })
     }
 
@@ -379,6 +392,21 @@ fn seen_below<B: Board>(job: &Job, manifest: &Manifest, below: u64) -> Result<Ke
 mod tests {
     use super::*;
 
+    /// A `--from` run read back from its manifest is refused, saying why.
+    #[test]
+    fn a_from_run_does_not_resume() {
+        let mut params = job(Size::Nine, 10, 1, "easy=36-40", "any").params();
+        params.from = Some("hard.txt".to_string());
+        let err = Job::from_params(Path::new("bank"), env!("CARGO_PKG_VERSION"), &params, "m")
+            .err()
+            .expect("refused");
+        assert!(
+            err.to_string()
+                .contains("--from hard.txt, which does not resume"),
+            "{err}"
+        );
+    }
+
     fn job(size: Size, count: u64, variants: u32, bands: &str, difficulty: &str) -> Job {
         let bands = BandTable::parse_for(bands, size).unwrap();
         let selected = bands.select(difficulty).unwrap();
@@ -395,6 +423,7 @@ mod tests {
                 selected,
                 max_attempts: 20,
                 rate: true,
+                starts: Arc::from([]),
             },
             output: Output {
                 shard_rows: 1000,
@@ -405,6 +434,7 @@ mod tests {
             },
             dir: PathBuf::from("out"),
             seeds: None,
+            from: None,
         }
     }
 

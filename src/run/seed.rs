@@ -15,7 +15,9 @@
 //! attempts: they need a hard minimal puzzle to start from. The top bands (a floor
 //! of [`CLIMB_FROM`] or more, without `--symmetry`) do not throw away a minimal
 //! puzzle rated a little below them: they search its neighbourhood ([`climb`]),
-//! where hard puzzles sit near hard puzzles. Seed `j` of round
+//! where hard puzzles sit near hard puzzles. With `--from`, every attempt of a
+//! rating band climbs from one of the puzzles given ([`StartPuzzle`]) instead, and
+//! lands on none of their canonical classes. Seed `j` of round
 //! `round` draws only from its own stream (`rng::item_rng(seed, Seed, j, round)`), so
 //! it is the same whichever thread makes it. The pipeline decides which seeds to make
 //! and which duplicates to replace; this module makes one.
@@ -46,6 +48,44 @@ pub struct Recipe<'a> {
     pub selected: &'a [usize],
     /// Fill-and-carve attempts allowed for one seed to land in its band.
     pub max_attempts: u32,
+    /// `--from`: the puzzles the rating bands' climbs start from, instead of random
+    /// minimal ones (empty: from scratch).
+    pub starts: &'a [StartPuzzle],
+}
+
+/// A puzzle of `--from`, which the climbs of a rating band start from: its cells,
+/// solution and canonical form (none of the puzzles found may be one of them in
+/// disguise), and its rating, found the first time a seed draws it (the same
+/// whichever thread does).
+#[derive(Debug)]
+pub struct StartPuzzle {
+    pub puzzle: Vec<u8>,
+    pub solution: Vec<u8>,
+    pub canonical: Vec<u8>,
+    rating: std::sync::OnceLock<Option<Rating>>,
+}
+
+impl StartPuzzle {
+    /// The start `puzzle` of board `B`, or `None` when it is not uniquely solvable.
+    pub fn new<B: Board>(puzzle: &B::Cells) -> Option<StartPuzzle> {
+        let crate::engine::board::Verdict::Unique(solution) = B::solve(puzzle) else {
+            return None;
+        };
+        Some(StartPuzzle {
+            puzzle: puzzle.as_ref().to_vec(),
+            solution: solution.as_ref().to_vec(),
+            canonical: B::canonical_form(puzzle).as_ref().to_vec(),
+            rating: std::sync::OnceLock::new(),
+        })
+    }
+
+    /// Its cells and solution as boards of `B`.
+    fn cells<B: Board>(&self) -> (B::Cells, B::Cells) {
+        let (mut puzzle, mut solution) = (B::empty(), B::empty());
+        puzzle.as_mut().copy_from_slice(&self.puzzle);
+        solution.as_mut().copy_from_slice(&self.solution);
+        (puzzle, solution)
+    }
 }
 
 /// A seed that did not land in its band within the attempts allowed.
@@ -326,6 +366,44 @@ fn make_rated_seed<B: Board>(
                 (lo..=hi).contains(&r)
             }
         };
+        let bounds = (top, (clue_lo, clue_hi));
+        if !recipe.starts.is_empty() {
+            // `--from`: a climb from one of the puzzles given, kept below the band (a
+            // start above it takes any neighbour in it), landing on no start's class.
+            let start = &recipe.starts[rng.random_range(0..recipe.starts.len())];
+            let (puzzle, solution) = start.cells::<B>();
+            let t = Instant::now();
+            let rated = *start
+                .rating
+                .get_or_init(|| B::rate_solved(&puzzle, &solution, u8::MAX));
+            rate_time += t.elapsed();
+            let Some(r) = rated else { continue };
+            let below = Rating {
+                rating: r
+                    .rating
+                    .min(lo.saturating_sub(1).min(u16::from(u8::MAX)) as u8),
+                ..r
+            };
+            let (t, rated_before) = (Instant::now(), rate_time);
+            let found = {
+                let mut rate = |p: &B::Cells| rate(p, &solution, top, &mut rate_time);
+                climb::<B>(&puzzle, below, &solution, bounds, &fits, &mut rate, rng)
+            };
+            carve_time += t.elapsed().saturating_sub(rate_time - rated_before);
+            let Some((puzzle, rating)) = found else {
+                continue;
+            };
+            let times = (fill_time, carve_time, rate_time);
+            let seed = seed_of::<B>(recipe, band, (puzzle, solution), rating, attempt, times);
+            if recipe
+                .starts
+                .iter()
+                .all(|s| s.canonical != seed.canonical.as_ref())
+            {
+                return Ok(seed);
+            }
+            continue;
+        }
         let t0 = Instant::now();
         let solution = B::fill(recipe.fill, rng);
         let t1 = Instant::now();
@@ -353,7 +431,6 @@ fn make_rated_seed<B: Board>(
                         && u16::from(r.rating) + CLIMB_BELOW >= lo =>
                 {
                     let (t, rated_before) = (Instant::now(), rate_time);
-                    let bounds = (top, (clue_lo, clue_hi));
                     let found = {
                         let mut rate = |p: &B::Cells| rate(p, &solution, top, &mut rate_time);
                         climb::<B>(&minimal.puzzle, r, &solution, bounds, &fits, &mut rate, rng)
@@ -425,24 +502,15 @@ fn make_rated_seed<B: Board>(
         let Some((puzzle, rating)) = landed else {
             continue;
         };
-        let t2 = Instant::now();
-        let canonical = B::canonical_form(&puzzle);
-        let n_clues = clues_of(puzzle.as_ref()) as u16;
-        debug_assert!(recipe.bands.clues_fit(band, n_clues));
-        return Ok(SeedPuzzle {
-            puzzle,
-            solution,
-            canonical,
-            key: None,
-            n_clues,
-            band: band as u8,
-            rating: Some(rating),
-            attempts: attempt,
-            fill_time,
-            carve_time,
-            rate_time,
-            canon_time: t2.elapsed(),
-        });
+        let times = (fill_time, carve_time, rate_time);
+        return Ok(seed_of::<B>(
+            recipe,
+            band,
+            (puzzle, solution),
+            rating,
+            attempt,
+            times,
+        ));
     }
     Err(BandUnreachable {
         band: spec.name.clone(),
@@ -454,14 +522,48 @@ fn make_rated_seed<B: Board>(
         // From the nested chains' floor up, attempts are slow to pay (README, "The top
         // bands": a 9.7 and a 9.8 in about 40 CPU minutes of climbs, nothing at 10.0).
         hint: match recipe.carve {
+            _ if !recipe.starts.is_empty() => {
+                "no climb from the --from puzzles reached it; raise --max-attempts, or give puzzles rated nearer the band"
+            }
             Carve::Minimal if lo >= u16::from(crate::engine::rating::CEILING) => {
-                "few puzzles rate this high: from 9.5 up a step needs the (+) rules or nested chains, which climbs from random minimal puzzles seldom reach; raise --max-attempts a lot, and expect tens of CPU minutes a puzzle or more"
+                "few puzzles rate this high: from 9.5 up a step needs the (+) rules or nested chains, which climbs from random minimal puzzles seldom reach; climb from puzzles already rated high with --from FILE, or raise --max-attempts a lot and expect tens of CPU minutes a puzzle or more"
             }
             Carve::Minimal => "few puzzles rate this high; raise --max-attempts",
             _ => "few puzzles carved this way rate this high; raise --max-attempts or try --carve minimal",
         }
         .to_string(),
     })
+}
+
+/// The seed of a rating band that landed, `(puzzle, solution)`, with its canonical
+/// form, after `attempt` attempts that took `(fill, carve, rate)` time.
+fn seed_of<B: Board>(
+    recipe: &Recipe<'_>,
+    band: usize,
+    (puzzle, solution): (B::Cells, B::Cells),
+    rating: Rating,
+    attempt: u32,
+    (fill_time, carve_time, rate_time): (Duration, Duration, Duration),
+) -> SeedPuzzle<B::Cells> {
+    let t = Instant::now();
+    let canonical = B::canonical_form(&puzzle);
+    let canon_time = t.elapsed();
+    let n_clues = clues_of(puzzle.as_ref()) as u16;
+    debug_assert!(recipe.bands.clues_fit(band, n_clues));
+    SeedPuzzle {
+        puzzle,
+        solution,
+        canonical,
+        key: None,
+        n_clues,
+        band: band as u8,
+        rating: Some(rating),
+        attempts: attempt,
+        fill_time,
+        carve_time,
+        rate_time,
+        canon_time,
+    }
 }
 
 /// The removed cells of a carved puzzle in a random order, in groups that go back
@@ -554,6 +656,7 @@ mod tests {
             bands,
             selected,
             max_attempts,
+            starts: &[],
         }
     }
 
@@ -695,7 +798,39 @@ mod tests {
         let e = minimal_seed("top=10.0+", 3, 42, 0).unwrap_err();
         assert_eq!((e.range.as_str(), e.attempts), ("10.0+", 3));
         assert!(e.to_string().contains("nested chains"), "{e}");
+        assert!(e.to_string().contains("--from FILE"), "{e}");
         assert!(e.to_string().contains("raise --max-attempts"), "{e}");
+    }
+
+    /// A `--from` run whose climbs miss the band says so, and lands nothing else:
+    /// a start rated far below it stays below in one climb.
+    #[test]
+    fn an_unreachable_band_from_given_puzzles_names_them() {
+        let easy = Nine::carve(
+            Carve::Target,
+            40,
+            Symmetry::None,
+            &Nine::fill(Fill::Backtrack, &mut item_rng(3, Purpose::Seed, 0, 0)),
+            &mut item_rng(3, Purpose::Seed, 1, 0),
+        )
+        .puzzle;
+        let starts = [StartPuzzle::new::<Nine>(&easy).expect("unique")];
+        let bands = BandTable::parse_rating("top=9.0+").unwrap();
+        let r = Recipe {
+            starts: &starts,
+            ..recipe(&bands, &[0], 1)
+        };
+        let e = make_seed::<Nine>(&r, 0, 0).unwrap_err();
+        assert!(e.to_string().contains("the --from puzzles"), "{e}");
+        assert_eq!(
+            starts[0]
+                .rating
+                .get()
+                .copied()
+                .flatten()
+                .map(|r| r.rating < 90),
+            Some(true)
+        );
     }
 
     #[test]

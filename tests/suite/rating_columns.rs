@@ -369,3 +369,107 @@ fn grade_rating_refuses_what_it_cannot_do() {
         );
     }
 }
+
+/// Three published puzzles rated 9.0–9.2 (the table of `tests/suite/grade.rs`).
+const HARD_STARTS: [&str; 3] = [
+    "6..5......1...3.8...2.7.9....3..5.......9.1..7..4....25....27...8.....1...46....3",
+    "2.....9....34......7..5..8.9...1......5...7...8...3..2.6..7..1......85....42....3",
+    "6.......1.2.....4...7...8....41.59..381697425..93.26....6...7...9.....8.1.......3",
+];
+
+/// `--from`: the climbs start from the puzzles given. Every row lands in the band
+/// with its true rating, none is one of the starts in disguise, 1 and 2 threads
+/// write the same bytes, and the manifest names the file.
+#[test]
+fn from_climbs_near_the_puzzles_given_and_never_gives_one_back() {
+    use sudoku_factory::engine::board::{Board, Nine};
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hard.txt");
+    let [a, b, c] = HARD_STARTS;
+    // A comment, a blank line and ratings after the puzzles are skipped.
+    std::fs::write(&file, format!("# rated 9.0+\n{a} 9.2\n\n{b}  9.2\n{c}\n")).unwrap();
+    let run = |threads: u32, name: &str| {
+        let out = dir.path().join(name);
+        generate(&out)
+            .count(6)
+            .threads(threads)
+            .args([
+                "--grade", "rating", "--bands", "top=9.0+", "--carve", "minimal",
+            ])
+            .arg("--from")
+            .arg(&file)
+            .run();
+        out
+    };
+    let (one, two) = (run(1, "one"), run(2, "two"));
+    let shard = |out: &std::path::Path| std::fs::read(out.join("bank-00000.csv.zst")).unwrap();
+    assert_eq!(
+        shard(&one),
+        shard(&two),
+        "the thread count changed the bytes"
+    );
+    let canonical = |text: &str| -> String {
+        let cells = Nine::canonical_form(&parse_line(text, 1).unwrap());
+        cells.iter().map(|&v| char::from(b'0' + v)).collect()
+    };
+    let starts: Vec<String> = HARD_STARTS.iter().map(|p| canonical(p)).collect();
+    let rows = read_bank(&one);
+    assert_eq!(rows.len(), 6);
+    let mut rater = Rater::new();
+    for row in &rows {
+        let rating = rater.rate(&parse_line(&row.puzzle, 1).unwrap()).unwrap();
+        assert_eq!(row.rating, format!("{rating}"), "{}", row.puzzle);
+        assert!(rating.rating >= 90, "{} rates {rating}", row.puzzle);
+        assert_eq!(row.canonical, canonical(&row.puzzle));
+        assert!(
+            !starts.contains(&row.canonical),
+            "a start came back: {}",
+            row.puzzle
+        );
+    }
+    let manifest = sudoku_factory::bank::read_manifest(&one).unwrap();
+    assert_eq!(manifest.params.from, Some(file.display().to_string()));
+    verify(&one).assert().success();
+}
+
+/// `--from` refuses, before writing anything, a file it cannot climb from (naming
+/// the line, and the column of a bad character) and runs it cannot serve.
+#[test]
+fn a_from_file_that_cannot_start_climbs_is_refused_naming_the_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    let refuse = |text: &str, extra: &[&str], names: &[&str]| {
+        let file = dir.path().join("starts.txt");
+        std::fs::write(&file, text).unwrap();
+        let mut gen = generate(&out).count(2).arg("--from").arg(&file);
+        if !extra.contains(&"--grade") {
+            gen = gen.args(["--grade", "rating", "--bands", "top=9.0+"]);
+        }
+        common::fails_naming(gen.args(extra).cmd(), names);
+        assert!(!out.exists(), "nothing is written");
+    };
+    let [a, ..] = HARD_STARTS;
+    refuse(
+        &format!("{a}\n  12..x\n"),
+        &[],
+        &["--from", "line 2, column 7", "'x'"],
+    );
+    let empty = ".".repeat(81);
+    refuse(
+        &format!("# c\n{a}\n{empty}\n"),
+        &[],
+        &["line 3", "no unique solution"],
+    );
+    refuse("# only a comment\n\n", &[], &["no puzzle in it"]);
+    refuse(
+        &format!("{a}\n"),
+        &["--grade", "clues"],
+        &["needs --grade rating"],
+    );
+    refuse(
+        &format!("{a}\n"),
+        &["--symmetry", "rot180", "--carve", "minimal"],
+        &["--symmetry"],
+    );
+    refuse(&format!("{a}\n"), &["--workers", "2"], &["one process"]);
+}
