@@ -26,14 +26,20 @@ use super::{Found, Pencilmarks, Technique};
 #[derive(Default)]
 pub(crate) struct Memo {
     /// Hidden sets (direct pairs and triples, pairs, triples, quads), naked sets
-    /// (pairs, triples, quads), XY-, XYZ- and WXYZ-wings:
-    /// [`Pencilmarks::unit_stamp`]s.
-    pub units: [[u64; 27]; 11],
+    /// (pairs, triples, quads), XY- and XYZ-wings: [`Pencilmarks::unit_stamp`]s.
+    pub units: [[u64; 27]; 10],
+    /// WXYZ-wings: the candidates of every cell.
+    pub wxyz: CellMemo,
     /// Fish (2, 3, 4), turbot fish, three strong links, locked candidates (direct,
     /// not): [`Pencilmarks::digit_stamp`]s.
     pub digits: [[u64; 9]; 7],
     /// Aligned triplets: the candidates of every cell.
     pub triplets: CellMemo,
+    /// VWXYZ-wings: the candidates of every cell.
+    pub vwxyz: CellMemo,
+    /// Unique loops: the candidates of every cell, and which pairs of digits had no
+    /// loop.
+    pub loops: super::uniq::LoopMemo,
 }
 
 /// The candidates of every cell when a finder last found nothing, on the board of the
@@ -56,7 +62,7 @@ impl Default for CellMemo {
 
 impl CellMemo {
     /// The empty cells of `b` whose candidates changed since the memo was recorded.
-    fn changed(&self, b: &Pencilmarks) -> u128 {
+    pub(super) fn changed(&self, b: &Pencilmarks) -> u128 {
         if self.load != b.loads {
             return b.empty;
         }
@@ -68,7 +74,7 @@ impl CellMemo {
     }
 
     /// A finder's return: when it found nothing, records the board's candidates.
-    fn remember(&mut self, found: bool, b: &Pencilmarks) -> bool {
+    pub(super) fn remember(&mut self, found: bool, b: &Pencilmarks) -> bool {
         if !found {
             self.load = b.loads;
             self.cand = b.cand;
@@ -1222,13 +1228,13 @@ impl LinkSearch {
 /// one of them can be false in the pattern, so z is true in one of its cells there
 /// and leaves every cell seeing all of them. SE rates it 5.5, plus 0.1 when the
 /// largest candidate count in the pattern is 3.
-pub(crate) fn wxyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 27]) -> bool {
-    let best = wing(b, f, 4, 55, memo);
-    remember(
-        best != u8::MAX && f.elim(Technique::WxyzWing, best),
-        memo,
-        &b.unit_stamp,
-    )
+pub(crate) fn wxyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut CellMemo) -> bool {
+    let fresh = memo.changed(b);
+    if fresh == 0 {
+        return false;
+    }
+    let best = wing(b, f, 4, 55, fresh);
+    memo.remember(best != u8::MAX && f.elim(Technique::WxyzWing, best), b)
 }
 
 /// VWXYZ-wing (Sukaku Explainer, 6.2–6.4, tried after the BUG, as SE's solver orders
@@ -1249,10 +1255,18 @@ pub(crate) fn wxyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 27]) ->
 /// Searched in that form directly: four cells of a unit with five digits, then the
 /// bivalue cells on those digits that see one of them (a quarter of the time the
 /// search of every pivot and four cells it sees took on minimal puzzles).
-pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
+///
+/// Memoised on cells, as [`aligned_triplets`]: a wing none of whose five cells
+/// changed since the finder last found nothing had no eliminations then, and its
+/// eliminations (places of its digits outside it) can only have shrunk.
+pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut CellMemo) -> bool {
     let bivalue = bivalue_cells(b);
     let mut best = u8::MAX;
     if bivalue == 0 {
+        return false;
+    }
+    let fresh = memo.changed(b);
+    if fresh == 0 {
         return false;
     }
     // The bivalue cells by their two digits (9 x + y, x < y).
@@ -1261,7 +1275,12 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
         let m = b.cand[y];
         by_pair[9 * m.trailing_zeros() as usize + (15 - m.leading_zeros()) as usize] |= 1 << y;
     }
+    let fresh_y = fresh & bivalue;
     for u in units_se_order() {
+        // An unchanged unit and no changed bivalue cell: no new wing.
+        if UNIT_MASK[u] & fresh == 0 && fresh_y == 0 {
+            continue;
+        }
         let (mut cells, mut cand) = ([0usize; 9], [0u16; 9]);
         let mut k = 0;
         for c in Cells128(b.empty & UNIT_MASK[u]) {
@@ -1286,6 +1305,10 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
             }
             for c in Cells128(set) {
                 seen |= PEERS[c];
+            }
+            // Four unchanged cells: only a changed bivalue cell makes a new wing.
+            if set & fresh == 0 {
+                ys &= fresh;
             }
             for y in Cells128(ys & seen & !set) {
                 // Only y's digits can be loose (the unit's cells see each other).
@@ -1329,7 +1352,7 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
             }
         });
     }
-    best != u8::MAX && f.elim(Technique::VwxyzWing, best)
+    memo.remember(best != u8::MAX && f.elim(Technique::VwxyzWing, best), b)
 }
 
 /// The wings of `size` cells (a pivot and `size - 1` cells it sees, `size` digits
@@ -1337,22 +1360,40 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found) -> bool {
 /// lowest rating and returns that rating (`u8::MAX`: none). SE's rating is `base`
 /// plus (size − m) − |m − largest candidate count|, m = (size + 2) / 2: the middle
 /// candidate count is the hardest.
-fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, memo: &[u64; 27]) -> u8 {
+///
+/// Memoised on cells (`fresh`: the cells changed since the finder last found
+/// nothing): a wing of unchanged cells had no eliminations then, and its
+/// eliminations (places of z) can only have shrunk, so only wings with a changed
+/// cell are searched.
+fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, fresh: u128) -> u8 {
     let mut best = u8::MAX;
     let mut cells = [0usize; 5];
-    for pivot in Cells128(b.empty).filter(|&c| !unchanged_around(c, memo, b)) {
+    for pivot in Cells128(b.empty) {
         let pc = b.cand[pivot];
         if !(2..=size).contains(&digit_count(pc)) {
             continue;
         }
+        let pivot_fresh = fresh >> pivot & 1 != 0;
+        if !pivot_fresh && PEERS[pivot] & fresh == 0 {
+            continue;
+        }
         let mut wings = [0usize; 20];
         let mut n = 0;
+        // With an unchanged pivot, a wing needs one of the changed cells, the last
+        // of which ends the search.
+        let mut fresh_end = 0;
         for c in Cells128(PEERS[pivot] & b.empty) {
             let k = digit_count(b.cand[c]);
             if (2..=size).contains(&k) && digit_count(b.cand[c] | pc) <= size {
                 wings[n] = c;
                 n += 1;
+                if fresh >> c & 1 != 0 {
+                    fresh_end = n;
+                }
             }
+        }
+        if !pivot_fresh && fresh_end == 0 {
+            continue;
         }
         cells[0] = pivot;
         let mut with = [0u128; 9];
@@ -1364,11 +1405,13 @@ fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, memo: &[u64; 27]) -
             size: size as usize,
             base,
             wings: &wings[..n],
+            fresh,
+            fresh_end,
             cells: &mut cells,
             with,
             best: &mut best,
         };
-        search.extend(f, 1, 0, pc, 0);
+        search.extend(f, 1, 0, pc, 0, !pivot_fresh);
     }
     best
 }
@@ -1379,6 +1422,10 @@ struct WingSearch<'a> {
     size: usize,
     base: u8,
     wings: &'a [usize],
+    /// The cells changed since the finder last found nothing, and the end of the
+    /// last of them in `wings`.
+    fresh: u128,
+    fresh_end: usize,
     cells: &'a mut [usize; 5],
     /// Per digit, the pattern's cells holding it.
     with: [u128; 9],
@@ -1389,20 +1436,38 @@ impl WingSearch<'_> {
     /// Adds cells `k..` from `wings[from..]`. `loose` holds the digits whose cells
     /// in the pattern do not all see each other: adding cells never tightens one,
     /// so a pattern with two loose digits is abandoned, and a complete one has its
-    /// z there.
-    fn extend(&mut self, f: &mut Found, k: usize, from: usize, union: u16, loose: u16) {
+    /// z there. With `stale` (no changed cell yet), the pattern takes a changed one
+    /// at the latest as its last cell.
+    fn extend(
+        &mut self,
+        f: &mut Found,
+        k: usize,
+        from: usize,
+        union: u16,
+        loose: u16,
+        stale: bool,
+    ) {
         if k == self.size {
             if digit_count(union) as usize == self.size && loose != 0 {
                 self.check(f, loose.trailing_zeros() as usize);
             }
             return;
         }
-        for i in from..self.wings.len() {
+        let end = if stale {
+            self.fresh_end
+        } else {
+            self.wings.len()
+        };
+        for i in from..end {
             // Too few cells left to complete the pattern.
             if self.wings.len() - i < self.size - k {
                 break;
             }
             let c = self.wings[i];
+            let fresh = self.fresh >> c & 1 != 0;
+            if stale && !fresh && k + 1 == self.size {
+                continue;
+            }
             let cand = self.b.cand[c];
             let u = union | cand;
             if digit_count(u) as usize > self.size {
@@ -1437,7 +1502,7 @@ impl WingSearch<'_> {
                 }
             }
             self.cells[k] = c;
-            self.extend(f, k + 1, i + 1, u, l);
+            self.extend(f, k + 1, i + 1, u, l, stale && !fresh);
             for d in Bits(cand as u32) {
                 self.with[d] &= !(1u128 << c);
             }

@@ -23,13 +23,30 @@
 //!   remaining digit. Type 3 (5.8–6.2): the BUG cells share a unit, where their
 //!   extras act as one cell of a naked set.
 
+use super::basic::CellMemo;
 use super::tables::{digit_count, Bits, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
 use super::{Found, Pencilmarks, Technique};
+
+/// What [`loops`] last found nothing in: the board's candidates then, and the pairs
+/// of digits (bit `9 a + b`) that closed no loop at all.
+///
+/// A pair's search walks only the cells holding both digits and reads only their
+/// candidates. When none of the cells holding them now changed since, they are some
+/// of the cells it walked then (candidates only shrink), with the same candidates:
+/// every path it can take now it could take then, so a pair that closed no loop
+/// then closes none now, and is skipped.
+#[derive(Default)]
+pub(crate) struct LoopMemo {
+    cells: CellMemo,
+    no_loop: u128,
+}
 
 /// Unique rectangles and loops, every type, in one pass: all the loops of every pair
 /// of digits are found, each type's hint is rated, and the step applies every hint
 /// of the lowest rating (the easiest first, as SE sorts its loop hints).
-pub(crate) fn loops(b: &Pencilmarks, f: &mut Found) -> bool {
+pub(crate) fn loops(b: &Pencilmarks, f: &mut Found, memo: &mut LoopMemo) -> bool {
+    let fresh = memo.cells.changed(b);
+    let mut no_loop = 0u128;
     let mut search = LoopSearch {
         b,
         best: u8::MAX,
@@ -42,6 +59,7 @@ pub(crate) fn loops(b: &Pencilmarks, f: &mut Found) -> bool {
         visits: [0; 27],
         open: 0,
         on_path: 0,
+        closed_any: false,
     };
     for a in 0..9 {
         for bd in a + 1..9 {
@@ -49,9 +67,15 @@ pub(crate) fn loops(b: &Pencilmarks, f: &mut Found) -> bool {
             if members.count_ones() < 4 {
                 continue;
             }
+            let key = 1u128 << (9 * a + bd);
+            if memo.no_loop & key != 0 && members & fresh == 0 {
+                no_loop |= key;
+                continue;
+            }
             let pair = (1u16 << a) | (1u16 << bd);
             search.pair = pair;
             search.members = members;
+            search.closed_any = false;
             for s in Cells128(members) {
                 if b.cand[s] == pair {
                     search.start = s;
@@ -60,12 +84,17 @@ pub(crate) fn loops(b: &Pencilmarks, f: &mut Found) -> bool {
                     search.pop(s);
                 }
             }
+            if !search.closed_any {
+                no_loop |= key;
+            }
         }
     }
-    if search.best == u8::MAX {
-        return false;
+    let found = search.best != u8::MAX && f.elim(search.technique, search.best);
+    if !found {
+        // Pairs of fewer than four common cells close no loop: no entry needed.
+        memo.no_loop = no_loop;
     }
-    f.elim(search.technique, search.best)
+    memo.cells.remember(found, b)
 }
 
 /// The longest loop: every cell visits three units, every visited unit holds two
@@ -91,6 +120,8 @@ struct LoopSearch<'a> {
     /// Units holding exactly one loop cell (a closed loop has none).
     open: u32,
     on_path: u128,
+    /// Whether the pair's search closed a loop (with or without a hint).
+    closed_any: bool,
 }
 
 impl LoopSearch<'_> {
@@ -188,6 +219,7 @@ impl LoopSearch<'_> {
 
     /// A valid loop closed at `self.path[..self.len]`: rates and records its hints.
     fn closed(&mut self, f: &mut Found, extras: u32) {
+        self.closed_any = true;
         // Each loop is walked from its start in both directions; keep one.
         if self.path[1] > self.path[self.len - 1] || extras == 0 {
             return;
