@@ -300,7 +300,7 @@ pub struct GenerateArgs {
     /// the puzzle on its line, such as a rating, is ignored; `#` starts a comment
     /// line), e.g. puzzles already rated high: a search of their neighbourhood,
     /// never giving back one of them. Needs --grade rating; one process (no
-    /// --workers, --stage, --resume).
+    /// --workers or --stage). --resume reads FILE again and needs the same puzzles.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "seeds"])]
     pub from: Option<PathBuf>,
 }

@@ -155,6 +155,10 @@ pub struct Params {
     /// `generate --from FILE`: the file of puzzles the climbs started from.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
+    /// With `from`: the digest of its puzzles in order ([`crate::run::seed`]'s
+    /// `starts_digest`), which `--resume` checks the file against.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from_digest: Option<String>,
     /// False for `generate --no-rating`: the `rating`/`technique` columns are left
     /// empty. Written only when false, so a rated bank's manifest is unchanged.
     #[serde(default = "rated_by_default", skip_serializing_if = "is_rated")]
@@ -193,6 +197,7 @@ impl Default for Params {
             merge: None,
             import: None,
             from: None,
+            from_digest: None,
             rating: true,
         }
     }

@@ -17,7 +17,7 @@ use crate::engine::generate::{Carve, Fill, Symmetry};
 use crate::engine::grid::{parse_board, Size};
 use crate::run::pipeline::{self, Output, PipelineError, Plan, Start, Summary};
 use crate::run::plan::{check_feasible, resume_point, Job};
-use crate::run::seed::StartPuzzle;
+use crate::run::seed::{starts_digest, StartPuzzle};
 use crate::run::timing;
 use crate::say;
 use crate::util::text::counted;
@@ -82,7 +82,11 @@ fn job_from_args(args: &GenerateArgs) -> anyhow::Result<Job> {
         },
         dir: args.out.clone().context("--out is required")?,
         seeds: args.seeds.clone(),
-        from: args.from.clone(),
+        // Absolute, so that `--resume` finds the file from anywhere.
+        from: args
+            .from
+            .as_ref()
+            .map(|f| std::path::absolute(f).unwrap_or_else(|_| f.clone())),
     };
     check_feasible(&job.plan)?;
     Ok(job)
@@ -121,6 +125,26 @@ fn read_starts(path: &std::path::Path) -> anyhow::Result<Vec<StartPuzzle>> {
     Ok(starts)
 }
 
+/// The puzzles of the `--from` file of the run `dir` resumes, when they are the ones
+/// its manifest's digest records (the seeds draw starts by index: other puzzles, or
+/// the same in another order, would not make the same bank).
+fn starts_to_resume(
+    dir: &std::path::Path,
+    from: &std::path::Path,
+    params: &crate::bank::format::Params,
+) -> anyhow::Result<Vec<StartPuzzle>> {
+    let manifest = dir.join(format::MANIFEST);
+    let starts = read_starts(from).with_context(|| format!("{}: resuming", manifest.display()))?;
+    if params.from_digest.as_deref() != Some(starts_digest(&starts).as_str()) {
+        bail!(
+            "{}: the puzzles of --from {} changed since the run started (their digest differs), so it cannot be resumed into the same bank: put the file back as it was, or run it again with --force",
+            manifest.display(),
+            from.display()
+        );
+    }
+    Ok(starts)
+}
+
 pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
     let threads = args
         .threads
@@ -155,7 +179,10 @@ pub fn run(args: &GenerateArgs) -> anyhow::Result<Outcome> {
                 }
                 return Ok(Outcome::Clean);
             }
-            let job = Job::from_manifest(dir, &manifest)?;
+            let mut job = Job::from_manifest(dir, &manifest)?;
+            if let Some(from) = &job.from {
+                job.plan.starts = starts_to_resume(dir, from, &manifest.params)?.into();
+            }
             if let Some(seeds) = job.seeds.as_ref().filter(|s| !s.exists()) {
                 bail!(
                     "{}: the seed files of stage 1 ({}, as given to --seeds) are not found from here; a relative --seeds is read from where the run started: resume from there, or give --seeds as an absolute path next time",
@@ -280,6 +307,9 @@ fn seed_stage(args: &GenerateArgs) -> anyhow::Result<Outcome> {
                 return Ok(Outcome::Clean);
             }
             let job = Job::from_params(dir, &m.version, &m.params, &label)?;
+            if job.from.is_some() {
+                bail!("{label}: a --from run has no seed stage (was the manifest edited?)");
+            }
             let layout = ChunkLayout {
                 n_seeds: job.n_seeds(),
                 chunk_seeds: m.chunk_seeds,

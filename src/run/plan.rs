@@ -19,6 +19,7 @@ use crate::engine::generate::{Carve, Fill, Symmetry};
 use crate::engine::grid::Size;
 use crate::engine::nxn::census::{census4, CensusQuery};
 use crate::run::pipeline::{Output, Plan, Start};
+use crate::run::seed::starts_digest;
 use crate::util::text::counted;
 
 /// Why a plan cannot run.
@@ -79,6 +80,7 @@ impl Job {
             merge: None,
             import: None,
             from: self.from.as_ref().map(|f| f.display().to_string()),
+            from_digest: self.from.as_ref().map(|_| starts_digest(&p.starts)),
             rating: p.rate,
         }
     }
@@ -112,10 +114,11 @@ impl Job {
                 dir.display()
             )));
         }
-        // The climbs of a --from run drew on a file that may have changed since.
-        if let Some(from) = &p.from {
+        // The climbs of a --from run draw on its file: the caller reads it again and
+        // checks it against the digest, which builds before 0.4.14 did not record.
+        if let (Some(from), None) = (&p.from, &p.from_digest) {
             return Err(PlanError::Manifest(format!(
-                "{} was made with --from {from}, which does not resume: run it again with --force",
+                "{} was made with --from {from} by a build that did not record the file's digest, so it does not resume: run it again with --force",
                 dir.display()
             )));
         }
@@ -186,7 +189,7 @@ impl Job {
             },
             dir: dir.to_path_buf(),
             seeds: p.seeds.as_ref().map(PathBuf::from),
-            from: None,
+            from: p.from.as_ref().map(PathBuf::from),
         })
     }
 
@@ -392,19 +395,26 @@ fn seen_below<B: Board>(job: &Job, manifest: &Manifest, below: u64) -> Result<Ke
 mod tests {
     use super::*;
 
-    /// A `--from` run read back from its manifest is refused, saying why.
+    /// A `--from` run read back from its manifest names its file (for the caller to
+    /// read and check against the digest); one written without the digest is
+    /// refused, saying why.
     #[test]
-    fn a_from_run_does_not_resume() {
+    fn a_from_run_resumes_only_with_the_digest_of_its_file() {
         let mut params = job(Size::Nine, 10, 1, "easy=36-40", "any").params();
         params.from = Some("hard.txt".to_string());
-        let err = Job::from_params(Path::new("bank"), env!("CARGO_PKG_VERSION"), &params, "m")
+        let version = env!("CARGO_PKG_VERSION");
+        let err = Job::from_params(Path::new("bank"), version, &params, "m")
             .err()
             .expect("refused");
         assert!(
             err.to_string()
-                .contains("--from hard.txt, which does not resume"),
+                .contains("--from hard.txt by a build that did not record the file's digest"),
             "{err}"
         );
+        params.from_digest = Some("0".repeat(32));
+        let job = Job::from_params(Path::new("bank"), version, &params, "m").unwrap();
+        assert_eq!(job.from, Some(PathBuf::from("hard.txt")));
+        assert!(job.plan.starts.is_empty(), "the caller reads the file");
     }
 
     fn job(size: Size, count: u64, variants: u32, bands: &str, difficulty: &str) -> Job {

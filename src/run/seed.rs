@@ -88,6 +88,18 @@ impl StartPuzzle {
     }
 }
 
+/// The digest of `starts`, the puzzles of a `--from` file in order (their cells
+/// only: comments, blank lines and the fields after a puzzle do not count), as the
+/// manifest records it: 32 hex digits of XXH3-128. A run resumes only from the
+/// same puzzles in the same order, since its seeds draw starts by index.
+pub fn starts_digest(starts: &[StartPuzzle]) -> String {
+    let mut h = twox_hash::XxHash3_128::new();
+    for s in starts {
+        h.write(&s.puzzle);
+    }
+    format!("{:032x}", h.finish_128())
+}
+
 /// A seed that did not land in its band within the attempts allowed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(

@@ -8,7 +8,7 @@ use crate::common;
 use std::collections::HashMap;
 use std::io::Write;
 
-use common::{generate, read_bank, verify};
+use common::{generate, read_bank, resume, verify};
 use sudoku_factory::engine::grid::parse_line;
 use sudoku_factory::engine::rating::Rater;
 
@@ -429,6 +429,7 @@ fn from_climbs_near_the_puzzles_given_and_never_gives_one_back() {
     }
     let manifest = sudoku_factory::bank::read_manifest(&one).unwrap();
     assert_eq!(manifest.params.from, Some(file.display().to_string()));
+    assert_eq!(manifest.params.from_digest.map(|d| d.len()), Some(32));
     verify(&one).assert().success();
 }
 
@@ -472,4 +473,74 @@ fn a_from_file_that_cannot_start_climbs_is_refused_naming_the_line() {
         &["--symmetry"],
     );
     refuse(&format!("{a}\n"), &["--workers", "2"], &["one process"]);
+}
+
+/// A `--from` run resumes into the same bytes from its file's puzzles: the run is
+/// cut back to its first shard (what a run killed there leaves; these climbs are too
+/// quick to kill mid-way reliably) and resumed from another directory than the one
+/// whose relative `--from` it was given. The same puzzles in another order are
+/// refused, naming the file, and nothing is written.
+#[test]
+fn a_from_run_resumes_into_the_same_bytes_only_from_the_same_puzzles() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("hard.txt");
+    let [a, b, c] = HARD_STARTS;
+    std::fs::write(&file, format!("{a}\n{b}\n{c}\n")).unwrap();
+    // Given relative to where the run starts, recorded absolute.
+    let clean = dir.path().join("clean");
+    generate(&clean)
+        .count(6)
+        .variants(1)
+        .shard_rows(2)
+        .args([
+            "--grade", "rating", "--bands", "top=9.0+", "--from", "hard.txt",
+        ])
+        .cmd()
+        .current_dir(dir.path())
+        .assert()
+        .success();
+    let shards = [
+        "bank-00000.csv.zst",
+        "bank-00001.csv.zst",
+        "bank-00002.csv.zst",
+    ];
+    let cut = |name: &str| {
+        let out = dir.path().join(name);
+        std::fs::create_dir(&out).unwrap();
+        let text = std::fs::read_to_string(clean.join("manifest.json")).unwrap();
+        let mut m: serde_json::Value = serde_json::from_str(&text).unwrap();
+        let first = m["shards"][0].clone();
+        (m["shards"], m["rows"], m["bytes"]) = (
+            serde_json::json!([first]),
+            first["rows"].clone(),
+            first["bytes"].clone(),
+        );
+        m["complete"] = serde_json::json!(false);
+        std::fs::write(out.join("manifest.json"), m.to_string()).unwrap();
+        std::fs::copy(clean.join(shards[0]), out.join(shards[0])).unwrap();
+        out
+    };
+    let resumed = cut("resumed");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let mut cmd = resume(&resumed).cmd();
+    cmd.current_dir(elsewhere.path()).assert().success();
+    for s in shards {
+        assert_eq!(
+            std::fs::read(resumed.join(s)).unwrap(),
+            std::fs::read(clean.join(s)).unwrap(),
+            "{s}"
+        );
+    }
+    verify(&resumed).assert().success();
+
+    std::fs::write(&file, format!("{b}\n{a}\n{c}\n")).unwrap();
+    let refused = cut("refused");
+    common::fails_naming(
+        resume(&refused).cmd(),
+        &["--from", "hard.txt", "changed since the run started"],
+    );
+    assert_eq!(
+        common::listing(&refused),
+        ["bank-00000.csv.zst", "manifest.json"]
+    );
 }
