@@ -1615,8 +1615,19 @@ fn aligned_with(
     let thirds = twice & open;
     for c in Cells128(thirds) {
         let common = common_ab & PEERS[c];
-        if (common | 1 << a | 1 << bb | 1 << c) & fresh == 0 {
+        let members = 1 << a | 1 << bb | 1 << c;
+        if (common | members) & fresh == 0 {
             continue;
+        }
+        // Unchanged cells with two unchanged excluders or more: the triplet was
+        // tried when the memo was recorded, and found nothing. A changed excluder
+        // with a digit none of the three holds excludes no choice of theirs, so
+        // when every changed one is such, the choices are as many as then, or more.
+        if members & fresh == 0 && (common & !fresh).count_ones() >= 2 {
+            let digits = b.cand[a] | b.cand[bb] | b.cand[c];
+            if Cells128(common & fresh).all(|e| b.cand[e] & !digits != 0) {
+                continue;
+            }
         }
         // SE reaches the third cell from the first two: one of the three
         // has at most three candidates and sees one of the others.
