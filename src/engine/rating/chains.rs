@@ -637,7 +637,8 @@ impl Chains {
                     if !has(&p.off, n) {
                         continue;
                     }
-                    let (len, _, y_only) = ancestors(b, p, &mut self.work, &[(n, false)]);
+                    let (len, _, y_only) =
+                        ancestors(b, p, &mut self.work, &[(n, false)], usize::MAX);
                     // SE rates every forcing chain its X pass does not find at 7.0,
                     // whatever its links; one on bivalue cells keeps its name.
                     let t = match mode {
@@ -867,7 +868,10 @@ impl Chains {
                 let until = Until::Contradiction;
                 propagate(b, p, &mut self.work, n, true, Mode::Nishio, until);
                 let x = p.contra as usize;
-                let len = clash_len(b, p, &mut self.work, x);
+                let Some(most) = most_nodes(75, best) else {
+                    continue;
+                };
+                let len = clash_len(b, p, &mut self.work, x, most);
                 consider(
                     &mut best,
                     &mut self.ties,
@@ -930,7 +934,10 @@ impl Chains {
                         &self.from_off[n]
                     };
                     let x = side.contra as usize;
-                    let len = clash_len(b, side, &mut self.work, x);
+                    let Some(most) = most_nodes(base, best) else {
+                        continue;
+                    };
+                    let len = clash_len(b, side, &mut self.work, x, most);
                     consider(
                         &mut best,
                         &mut self.ties,
@@ -1123,16 +1130,12 @@ impl Chains {
                 for bit in Bits64(word) {
                     let q = 64 * k + bit;
                     // Counted no further than a tie with the best so far allows.
-                    let most = match best {
-                        Some(found) => match longest(base, found.rating) {
-                            Some(k) => k + 2,
-                            None => return,
-                        },
-                        None => usize::MAX,
+                    let Some(most) = most_nodes(base, *best) else {
+                        return;
                     };
                     let mut len = 0;
                     for i in 0..branches.len() {
-                        len += ancestors(b, prop(i), w, &[(q, place)]).0;
+                        len += ancestors(b, prop(i), w, &[(q, place)], most - len).0;
                         if len > most {
                             break;
                         }
@@ -1826,6 +1829,7 @@ fn ancestors(
     p: &Prop,
     w: &mut Work,
     roots: &[(usize, bool)],
+    limit: usize,
 ) -> (usize, bool, bool) {
     w.seen_on = [0; 12];
     w.seen_off = [0; 12];
@@ -1851,6 +1855,9 @@ fn ancestors(
         top -= 1;
         let e = w.stack[top];
         count += 1;
+        if count > limit {
+            break;
+        }
         let n = (e & !ON) as usize;
         let (c, d) = (n / 9, n % 9);
         if d != digit0 {
@@ -1891,8 +1898,22 @@ fn ancestors(
 
 /// The node count SE gives a contradiction on node `x`: the two chains to "x on"
 /// and to "x off", each with its own ancestors (those they share count twice).
-fn clash_len(b: &Pencilmarks, p: &Prop, w: &mut Work, x: usize) -> usize {
-    ancestors(b, p, w, &[(x, true)]).0 + ancestors(b, p, w, &[(x, false)]).0
+/// Counted no further than `limit`: a count above it is some count above it.
+fn clash_len(b: &Pencilmarks, p: &Prop, w: &mut Work, x: usize, limit: usize) -> usize {
+    let on = ancestors(b, p, w, &[(x, true)], limit).0;
+    if on > limit {
+        return on;
+    }
+    on + ancestors(b, p, w, &[(x, false)], limit - on).0
+}
+
+/// The most nodes a chain of a level rated from `base` may have to rate no higher
+/// than `best` (none: any).
+fn most_nodes(base: u8, best: Option<Best>) -> Option<usize> {
+    match best {
+        Some(found) => longest(base, found.rating).map(|k| k + 2),
+        None => Some(usize::MAX),
+    }
 }
 
 /// Whether the static chain "n on ⇒ A off ⇒ … ⇒ Z on ⇒ n off" in `p` is a cycle
