@@ -899,15 +899,6 @@ impl Chains {
         let mut best: Option<Best> = None;
         let dynamic = matches!(mode, Mode::Dynamic | Mode::Plus);
         if dynamic {
-            for c in Cells128(b.empty) {
-                for d in Bits(b.cand[c] as u32) {
-                    let n = 9 * c + d;
-                    let w = &mut *self.work;
-                    let until = Until::Contradiction;
-                    propagate(b, &mut self.from_on[n], w, n, true, mode, until);
-                    propagate(b, &mut self.from_off[n], w, n, false, mode, until);
-                }
-            }
             (self.traced_on, self.traced_off) = ([!0; 12], [!0; 12]);
         } else {
             self.static_outcomes(b);
@@ -915,11 +906,16 @@ impl Chains {
         // SE's multiple chains: at the static level only cell and region forcing
         // (from cells of three candidates or more); the dynamic level adds
         // contradictions, and double forcing from cells of three or more (a
-        // bivalue cell is a cell forcing chain).
+        // bivalue cell is a cell forcing chain), each candidate's read straight
+        // after its two propagations, while they are in cache.
         for c in Cells128(b.empty).filter(|_| dynamic) {
             let k = digit_count(b.cand[c]);
             for d in Bits(b.cand[c] as u32) {
                 let n = 9 * c + d;
+                let w = &mut *self.work;
+                let until = Until::Contradiction;
+                propagate(b, &mut self.from_on[n], w, n, true, mode, until);
+                propagate(b, &mut self.from_off[n], w, n, false, mode, until);
                 // Contradictions: the assumption is false.
                 // Assuming the candidate on (off) led to a contradiction: it is off (on).
                 for (from, place) in [(true, false), (false, true)] {
@@ -1065,10 +1061,13 @@ impl Chains {
     ) {
         // A branch that clashed stopped there and still counts, with what it had
         // reached (SE's partial sets): at the static level the closure's outcome
-        // is the whole of it, so the branch is propagated first.
-        for &n in branches {
-            if self.from_on[n].contra != NONE {
-                self.trace(b, n, true, rated.0);
+        // is the whole of it, so the branch is propagated first (the dynamic levels
+        // propagated every branch).
+        if !matches!(rated.0, Mode::Dynamic | Mode::Plus) {
+            for &n in branches {
+                if self.from_on[n].contra != NONE {
+                    self.trace(b, n, true, rated.0);
+                }
             }
         }
         self.conclude(b, branches, &[true; 9][..branches.len()], rated, best);
