@@ -503,9 +503,10 @@ fn technique_names_round_trip_and_all_lists_every_technique_once() {
     }
 }
 
-/// The finders' memo (units, digits and wing pivots skipped while unchanged since the
-/// finder last found nothing) changes no step: the rater, memo carried across steps
-/// and puzzles, takes the path of one that forgets it before every step.
+/// The finders' memo (units, digits, wing pivots, and the wings, loops and triplets
+/// of cells skipped while unchanged since the finder last found nothing) changes no
+/// step: the rater, memo carried across steps and puzzles, takes the path of one that
+/// forgets it before every step.
 #[test]
 fn the_memo_changes_no_step() {
     let qqwing = include_str!("../../../data/qqwing-10k.txt");
