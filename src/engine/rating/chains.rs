@@ -333,6 +333,9 @@ pub(crate) struct Chains {
     work: Box<Work>,
     /// The engines of the nested levels, made when first needed.
     nested: Option<Vec<nested::Engine>>,
+    /// Count every ancestor of the levels' conclusions ([`most_nodes`] sets no
+    /// limit): what the tests compare the limited counts with.
+    pub(super) exact: bool,
 }
 
 /// Records the conclusions in `f` since `mark` as a pattern; the new pattern, or
@@ -433,6 +436,7 @@ impl Chains {
                 plus: Vec::new(),
             }),
             nested: None,
+            exact: false,
         }
     }
 
@@ -868,7 +872,7 @@ impl Chains {
                 let until = Until::Contradiction;
                 propagate(b, p, &mut self.work, n, true, Mode::Nishio, until);
                 let x = p.contra as usize;
-                let Some(most) = most_nodes(75, best) else {
+                let Some(most) = most_nodes(75, best, self.exact) else {
                     continue;
                 };
                 let len = clash_len(b, p, &mut self.work, x, most);
@@ -930,7 +934,7 @@ impl Chains {
                         &self.from_off[n]
                     };
                     let x = side.contra as usize;
-                    let Some(most) = most_nodes(base, best) else {
+                    let Some(most) = most_nodes(base, best, self.exact) else {
                         continue;
                     };
                     let len = clash_len(b, side, &mut self.work, x, most);
@@ -1129,7 +1133,7 @@ impl Chains {
                 for bit in Bits64(word) {
                     let q = 64 * k + bit;
                     // Counted no further than a tie with the best so far allows.
-                    let Some(most) = most_nodes(base, *best) else {
+                    let Some(most) = most_nodes(base, *best, self.exact) else {
                         return;
                     };
                     let mut len = 0;
@@ -1907,11 +1911,11 @@ fn clash_len(b: &Pencilmarks, p: &Prop, w: &mut Work, x: usize, limit: usize) ->
 }
 
 /// The most nodes a chain of a level rated from `base` may have to rate no higher
-/// than `best` (none: any).
-fn most_nodes(base: u8, best: Option<Best>) -> Option<usize> {
+/// than `best` (none: any; `exact`: no limit).
+fn most_nodes(base: u8, best: Option<Best>, exact: bool) -> Option<usize> {
     match best {
-        Some(found) => longest(base, found.rating).map(|k| k + 2),
-        None => Some(usize::MAX),
+        Some(found) if !exact => longest(base, found.rating).map(|k| k + 2),
+        _ => Some(usize::MAX),
     }
 }
 

@@ -554,3 +554,33 @@ fn the_memo_changes_no_step() {
     }
     assert!(compared > 1000, "only {compared} steps compared");
 }
+
+/// The levels from nishio up count a conclusion's ancestors only as far as a tie
+/// with the best so far allows: that changes no step. The puzzles of
+/// `qqwing-10k.txt` and those by technique are rated with and without the limit,
+/// steps and all.
+#[test]
+fn the_counting_limit_changes_no_step() {
+    let qqwing = include_str!("../../../data/qqwing-10k.txt");
+    let puzzles = BY_TECHNIQUE
+        .iter()
+        .map(|&(p, _, _)| p)
+        .chain(qqwing.lines());
+    let (mut limited, mut exact) = (Rater::new(), Rater::new());
+    exact.chains.exact = true;
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let mut chained = 0;
+    for p in puzzles {
+        let p = cells(p.trim());
+        a.clear();
+        b.clear();
+        let r = limited.rate_with_steps(&p, &mut a).expect("valid");
+        assert_eq!(exact.rate_with_steps(&p, &mut b).expect("valid"), r);
+        assert!(a == b, "{p:?}");
+        chained += usize::from(r.rating >= 75);
+    }
+    assert!(
+        chained > 150,
+        "only {chained} puzzles reach nishio or above"
+    );
+}
