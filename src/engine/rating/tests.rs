@@ -503,17 +503,20 @@ fn technique_names_round_trip_and_all_lists_every_technique_once() {
     }
 }
 
+/// The puzzles whose rating paths the step-for-step tests compare: those by
+/// technique, then every `every`-th of `qqwing-10k.txt`.
+fn path_puzzles(every: usize) -> impl Iterator<Item = &'static str> {
+    let qqwing = include_str!("../../../data/qqwing-10k.txt");
+    (BY_TECHNIQUE.iter().map(|&(p, _, _)| p)).chain(qqwing.lines().step_by(every))
+}
+
 /// The finders' memo (units, digits, wing pivots, and the wings, loops and triplets
 /// of cells skipped while unchanged since the finder last found nothing) changes no
 /// step: the rater, memo carried across steps and puzzles, takes the path of one that
 /// forgets it before every step.
 #[test]
 fn the_memo_changes_no_step() {
-    let qqwing = include_str!("../../../data/qqwing-10k.txt");
-    let puzzles = BY_TECHNIQUE
-        .iter()
-        .map(|&(p, _, _)| p)
-        .chain(qqwing.lines().step_by(100));
+    let puzzles = path_puzzles(100);
     let (mut rater, mut forgetful) = (Rater::new(), Rater::new());
     let mut steps = Vec::new();
     let mut compared = 0;
@@ -561,11 +564,7 @@ fn the_memo_changes_no_step() {
 /// steps and all.
 #[test]
 fn the_counting_limit_changes_no_step() {
-    let qqwing = include_str!("../../../data/qqwing-10k.txt");
-    let puzzles = BY_TECHNIQUE
-        .iter()
-        .map(|&(p, _, _)| p)
-        .chain(qqwing.lines());
+    let puzzles = path_puzzles(1);
     let (mut limited, mut exact) = (Rater::new(), Rater::new());
     exact.chains.exact = true;
     let (mut a, mut b) = (Vec::new(), Vec::new());
