@@ -4,7 +4,11 @@
 //!   `target` strategy from `backtrack` grids (the bank's easy band);
 //! * `grade/minimal`: the first 1,000 minimal puzzles of `data/qqwing-10k.txt`;
 //! * `grade/se-5.0+`: every 8th puzzle rated 5.0 or more in
-//!   `../shared/data/se-rated.txt` (skipped when that file is absent).
+//!   `../shared/data/se-rated.txt` (skipped when that file is absent);
+//! * `grade/se-2.x` to `grade/se-9.x`: every 4th puzzle of that file's lines rated
+//!   2.0–2.9, 3.0–3.9 and so on (every line for 9.x, the smallest tier: 371), the
+//!   rater's speed per SE tier. The hard tiers cost what their chains cost, so a
+//!   change that helps one tier and slows another shows here, not in the mix.
 //!
 //! Throughput is in puzzles, so criterion prints ratings/s. Beside each, the
 //! `sudoku` crate 0.8's `StrategySolver` with its singles-to-quads strategies on the
@@ -110,6 +114,21 @@ fn grade(c: &mut Criterion) {
     });
     if let Some(hard) = hard {
         bench_set(c, "se-5.0+", &hard, false, 10);
+    }
+    for tier in 2..=9u32 {
+        let every = if tier == 9 { 1 } else { 4 };
+        let in_tier = |l: &str| {
+            l.split_whitespace()
+                .nth(1)
+                .and_then(|r| r.parse::<f64>().ok())
+                // Tenths, as the file writes them: 2.0 to 2.9 is tier 2.
+                .is_some_and(|r| (r * 10.0).round() as u32 / 10 == tier)
+        };
+        let Some(all) = lines(se, |_, l| in_tier(l)) else {
+            break;
+        };
+        let set: Vec<Cells> = all.into_iter().step_by(every).collect();
+        bench_set(c, &format!("se-{tier}.x"), &set, false, 10);
     }
 }
 
