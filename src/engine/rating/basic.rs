@@ -1712,6 +1712,50 @@ fn aligned_with(
 mod tests {
     use super::*;
 
+    /// The aligned-triplet memo skips a triplet of unchanged cells only when it was
+    /// tried when the memo was recorded: two or more of its excluders unchanged.
+    /// Here the triplet had none then (both had four candidates); both became
+    /// excluders, each with a digit none of the three holds, so the triplet is new
+    /// and the memo must not skip it (it finds what a naked pair would).
+    #[test]
+    fn the_triplet_memo_skips_only_triplets_tried_before() {
+        let mut rater = super::super::Rater::new();
+        let (b, f) = (&mut rater.board, &mut rater.found);
+        b.load(&[0; 81]);
+        // Row 1: {1,2} {1,2} {1,2,3} {4,5,6,8} {4,5,7,9}, then 3 to 9.
+        let keep = [
+            (0, 0b11),
+            (1, 0b11),
+            (2, 0b111),
+            (3, 0b1011_1000),
+            (4, 0b1_0101_1000),
+        ];
+        for (cell, digits) in keep {
+            for d in Bits((0x1ff & !digits) as u32) {
+                b.eliminate(cell, d);
+            }
+        }
+        // The naked pair's eliminations elsewhere in the row and the box.
+        for cell in [5, 6, 7, 8, 9, 10, 11, 18, 19, 20] {
+            b.eliminate(cell, 0);
+            b.eliminate(cell, 1);
+        }
+        let mut memo = CellMemo::default();
+        assert!(
+            !aligned_triplets(b, f, &mut memo),
+            "the first three share no excluder yet"
+        );
+        // {4,5,6} and {4,5,7}: excluders now.
+        b.eliminate(3, 7);
+        b.eliminate(4, 8);
+        let with_memo = aligned_triplets(b, f, &mut memo);
+        let memo_elims = std::mem::take(&mut f.elims);
+        let without = aligned_triplets(b, f, &mut CellMemo::default());
+        assert!(without && f.elims.contains(&(2, 0)) && f.elims.contains(&(2, 1)));
+        assert!(with_memo, "the memo skipped a triplet it never tried");
+        assert_eq!(memo_elims, f.elims);
+    }
+
     /// The pruned walk visits exactly the four-sets of five digits that every
     /// four-set in Gosper's order would, in that order.
     #[test]
