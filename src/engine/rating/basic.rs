@@ -1575,7 +1575,14 @@ pub(crate) fn aligned_triplets(b: &Pencilmarks, f: &mut Found, memo: &mut CellMe
     }
     let mut triples = [0u16; 20];
     for a in Cells128(base_mask) {
-        for bb in Cells128(base_mask & !((2u128 << a) - 1)) {
+        // The second cell shares two excluders with the first, at least: it sees
+        // two of the first's.
+        let (mut once, mut twice) = (0u128, 0u128);
+        for e in Cells128(PEERS[a] & small) {
+            twice |= once & PEERS[e];
+            once |= PEERS[e];
+        }
+        for bb in Cells128(twice & base_mask & !((2u128 << a) - 1)) {
             aligned_with(b, f, (small, base_mask, fresh), a, bb, &mut triples);
         }
     }
@@ -1592,9 +1599,7 @@ fn aligned_with(
     triples: &mut [u16; 20],
 ) {
     let common_ab = PEERS[a] & PEERS[bb] & small;
-    if common_ab.count_ones() < 2 {
-        return;
-    }
+    debug_assert!(common_ab.count_ones() >= 2);
     // A third cell's excluders are some of these: when neither these nor the first
     // two changed, only a changed third cell makes the triplet fresh.
     let above = base_mask & !((2u128 << bb) - 1);
@@ -1666,29 +1671,53 @@ fn aligned_with(
         }
         let sees = |x: usize, y: usize| PEERS[x] >> y & 1 != 0;
         let (ab, ac, bc) = (sees(a, bb), sees(a, c), sees(bb, c));
-        let (mut ok_a, mut ok_b, mut ok_c) = (0u16, 0u16, 0u16);
-        for va in Bits(b.cand[a] as u32) {
-            // The values of c that `va` rules out, and those of b it leaves (not
-            // its own when a and b share a unit, nor one that with it leaves a
-            // two-candidate excluder none).
-            let ban_a = pair[va] | u16::from(ac) << va;
-            let vbs = b.cand[bb] & !pair[va] & !(u16::from(ab) << va);
-            for vb in Bits(vbs as u32) {
-                let two = 1u16 << va | 1 << vb;
-                let mut banned = ban_a | pair[vb] | u16::from(bc) << vb;
-                // A three-candidate excluder holding both leaves c its third.
-                if va != vb {
-                    for &m in &triples[..n3] {
-                        if m & two == two {
-                            banned |= m & !two;
-                        }
+        // The values of c left by `va` in a and `vb` in b: not `va` when a and c
+        // share a unit, nor one that with it leaves a two-candidate excluder none;
+        // the same for `vb`; and a three-candidate excluder holding both leaves c
+        // its third.
+        let excluders = &triples[..n3];
+        let left_for_c = |va: usize, vb: usize| {
+            let two = 1u16 << va | 1 << vb;
+            let mut banned = pair[va] | u16::from(ac) << va | pair[vb] | u16::from(bc) << vb;
+            if va != vb {
+                for &m in excluders {
+                    if m & two == two {
+                        banned |= m & !two;
                     }
                 }
-                let vc = b.cand[c] & !banned;
+            }
+            b.cand[c] & !banned
+        };
+        // The values b may take beside `va` in a, and a beside `vb` in b.
+        let bs_for = |va: usize| b.cand[bb] & !pair[va] & !(u16::from(ab) << va);
+        let as_for = |vb: usize| b.cand[a] & !pair[vb] & !(u16::from(ab) << vb);
+        // The values of each cell that some choice of the other two allows. Nearly
+        // every value has one, mostly the first tried: a's values look for one,
+        // then b's values still without one; c's are those the tries allowed,
+        // unless one is missing (then every choice is tried).
+        let (mut ok_a, mut ok_b, mut ok_c) = (0u16, 0u16, 0u16);
+        for va in Bits(b.cand[a] as u32) {
+            for vb in Bits(bs_for(va) as u32) {
+                let vc = left_for_c(va, vb);
                 if vc != 0 {
-                    ok_a |= 1 << va;
-                    ok_b |= 1 << vb;
-                    ok_c |= vc;
+                    (ok_a, ok_b, ok_c) = (ok_a | 1 << va, ok_b | 1 << vb, ok_c | vc);
+                    break;
+                }
+            }
+        }
+        for vb in Bits((b.cand[bb] & !ok_b) as u32) {
+            for va in Bits(as_for(vb) as u32) {
+                let vc = left_for_c(va, vb);
+                if vc != 0 {
+                    (ok_b, ok_c) = (ok_b | 1 << vb, ok_c | vc);
+                    break;
+                }
+            }
+        }
+        if ok_c != b.cand[c] {
+            for va in Bits(ok_a as u32) {
+                for vb in Bits(bs_for(va) as u32) {
+                    ok_c |= left_for_c(va, vb);
                 }
             }
         }
