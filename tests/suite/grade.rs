@@ -293,3 +293,71 @@ fn grade_answers_a_line_before_the_next_one_comes() {
     drop(input);
     assert!(child.wait().unwrap().success());
 }
+
+/// `scripts/compare-grade-tiers`, the per-tier A/B of two raters: the binary against
+/// itself prints the same output on each tier and exits 0; against a binary whose
+/// ratings differ it says so and exits 1; a bad rating column is named by line and
+/// column. (Its timings are not checked: speed lives in benchmarks.)
+#[test]
+fn the_tier_comparison_script_checks_the_output_of_both_binaries() {
+    let dir = tempfile::tempdir().unwrap();
+    let qq = include_str!("../../data/qqwing-10k.txt");
+    // Two made-up tiers (the script only groups by the rating column).
+    let rated: String = qq
+        .lines()
+        .take(6)
+        .enumerate()
+        .map(|(i, p)| format!("{p} {}.{i}\n", 3 + i % 2))
+        .collect();
+    let file = dir.path().join("rated.txt");
+    std::fs::write(&file, rated).unwrap();
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/compare-grade-tiers");
+    let compare = |new: &std::path::Path, file: &std::path::Path| {
+        std::process::Command::new(script)
+            .arg(common::bin())
+            .arg(new)
+            .args(["--rounds", "1", "--steps", "--file"])
+            .arg(file)
+            .output()
+            .expect("python3 runs the script")
+    };
+    let out = compare(&common::bin(), &file);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{text}");
+    let rows: Vec<&str> = text.lines().skip(1).collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for (row, tier) in rows.iter().zip(["3.x", "4.x"]) {
+        assert!(row.trim_start().starts_with(tier), "{row}");
+        assert!(row.contains("       3 ") && row.ends_with("yes"), "{row}");
+    }
+
+    // A "new" rater that rates one puzzle differently.
+    let fake = dir.path().join("fake-rater");
+    std::fs::write(
+        &fake,
+        format!(
+            "#!/bin/sh\n\"{}\" \"$@\" | sed '1s/^/x/'\n",
+            common::bin().display()
+        ),
+    )
+    .unwrap();
+    let mut perms = std::fs::metadata(&fake).unwrap().permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(&fake, perms).unwrap();
+    let out = compare(&fake, &file);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.lines().skip(1).all(|row| row.ends_with("NO")),
+        "{text}"
+    );
+
+    std::fs::write(&file, format!("{} 3.O\n", qq.lines().next().unwrap())).unwrap();
+    let out = compare(&common::bin(), &file);
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("rated.txt:1: column 2: not a rating: '3.O'"),
+        "{err}"
+    );
+}
