@@ -1751,7 +1751,7 @@ mod tests {
         let mut rater = super::super::Rater::new();
         let (b, f) = (&mut rater.board, &mut rater.found);
         b.load(&[0; 81]);
-        // Row 1: {1,2} {1,2} {1,2,3} {4,5,6,8} {4,5,7,9}, then 3 to 9.
+        // Row 1: {1,2} {1,2} {1,2,3} {4,5,6,8} {4,5,7,9}; every other cell all nine.
         let keep = [
             (0, 0b11),
             (1, 0b11),
