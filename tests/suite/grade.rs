@@ -297,7 +297,10 @@ fn grade_answers_a_line_before_the_next_one_comes() {
 /// `scripts/compare-grade-tiers`, the per-tier A/B of two raters: the binary against
 /// itself prints the same output on each tier and exits 0; against a binary whose
 /// ratings differ it says so and exits 1; a bad rating column is named by line and
-/// column. (Its timings are not checked: speed lives in benchmarks.)
+/// column. With `--instructions` (valgrind, which `scripts/test-deps` installs) the
+/// binary against itself executes the same instructions per puzzle, within 1 %, and
+/// a wrapper is counted with what it runs. (Its timings are not checked: speed
+/// lives in benchmarks.)
 #[test]
 fn the_tier_comparison_script_checks_the_output_of_both_binaries() {
     let dir = tempfile::tempdir().unwrap();
@@ -312,15 +315,17 @@ fn the_tier_comparison_script_checks_the_output_of_both_binaries() {
     let file = dir.path().join("rated.txt");
     std::fs::write(&file, rated).unwrap();
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/compare-grade-tiers");
-    let compare = |new: &std::path::Path, file: &std::path::Path| {
+    let compare_with = |new: &std::path::Path, file: &std::path::Path, extra: &[&str]| {
         std::process::Command::new(script)
             .arg(common::bin())
             .arg(new)
             .args(["--rounds", "1", "--steps", "--file"])
             .arg(file)
+            .args(extra)
             .output()
             .expect("python3 runs the script")
     };
+    let compare = |new: &std::path::Path, file: &std::path::Path| compare_with(new, file, &[]);
     let out = compare(&common::bin(), &file);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(0), "{text}");
@@ -330,6 +335,33 @@ fn the_tier_comparison_script_checks_the_output_of_both_binaries() {
         assert!(row.trim_start().starts_with(tier), "{row}");
         assert!(row.contains("       3 ") && row.ends_with("yes"), "{row}");
     }
+    // Counted, not timed: the same binary does the same work.
+    let counted = |new: &std::path::Path| {
+        let out = compare_with(new, &file, &["--instructions"]);
+        let text = String::from_utf8_lossy(&out.stdout).into_owned();
+        let err = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(
+            text.starts_with(" tier puzzles  old M/puzzle"),
+            "{text}{err}"
+        );
+        let ratios: Vec<f64> = text
+            .lines()
+            .skip(1)
+            .map(|row| {
+                let field = row.split_whitespace().nth(4).expect("an old/new column");
+                field.trim_end_matches('x').parse().expect("a ratio")
+            })
+            .collect();
+        assert_eq!(ratios.len(), 2, "{text}");
+        (out.status.code(), text, ratios)
+    };
+    let (code, text, ratios) = counted(&common::bin());
+    assert_eq!(code, Some(0), "{text}");
+    assert!(ratios.iter().all(|r| (0.99..=1.01).contains(r)), "{text}");
+    assert!(
+        text.lines().skip(1).all(|row| row.ends_with("yes")),
+        "{text}"
+    );
 
     // A "new" rater that rates one puzzle differently.
     let fake = dir.path().join("fake-rater");
@@ -347,6 +379,14 @@ fn the_tier_comparison_script_checks_the_output_of_both_binaries() {
     let out = compare(&fake, &file);
     let text = String::from_utf8_lossy(&out.stdout);
     assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.lines().skip(1).all(|row| row.ends_with("NO")),
+        "{text}"
+    );
+    // The wrapper's shell and sed count too: more instructions than the binary's.
+    let (code, text, ratios) = counted(&fake);
+    assert_eq!(code, Some(1), "{text}");
+    assert!(ratios.iter().all(|&r| r < 1.0), "{text}");
     assert!(
         text.lines().skip(1).all(|row| row.ends_with("NO")),
         "{text}"
