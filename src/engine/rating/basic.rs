@@ -1577,16 +1577,22 @@ pub(crate) fn aligned_triplets(b: &Pencilmarks, f: &mut Found, memo: &mut CellMe
     for a in Cells128(base_mask) {
         // The second cell shares two excluders with the first, at least: it sees
         // two of the first's.
-        let (mut once, mut twice) = (0u128, 0u128);
-        for e in Cells128(PEERS[a] & small) {
-            twice |= once & PEERS[e];
-            once |= PEERS[e];
-        }
+        let twice = seeing_two(PEERS[a] & small);
         for bb in Cells128(twice & base_mask & !((2u128 << a) - 1)) {
             aligned_with(b, f, (small, base_mask, fresh), a, bb, &mut triples);
         }
     }
     memo.remember(f.elim(Technique::AlignedTripletExclusion, 75), b)
+}
+
+/// The cells that see two or more of `cells`.
+fn seeing_two(cells: u128) -> u128 {
+    let (mut once, mut twice) = (0u128, 0u128);
+    for e in Cells128(cells) {
+        twice |= once & PEERS[e];
+        once |= PEERS[e];
+    }
+    twice
 }
 
 /// The triplets of [`aligned_triplets`] whose two lowest cells are `a` < `bb`.
@@ -1612,12 +1618,7 @@ fn aligned_with(
         return;
     }
     // The third cell sees two common excluders of the first two, at least.
-    let (mut once, mut twice) = (0u128, 0u128);
-    for e in Cells128(common_ab) {
-        twice |= once & PEERS[e];
-        once |= PEERS[e];
-    }
-    let thirds = twice & open;
+    let thirds = seeing_two(common_ab) & open;
     for c in Cells128(thirds) {
         let common = common_ab & PEERS[c];
         let members = 1 << a | 1 << bb | 1 << c;
