@@ -40,6 +40,130 @@ pub(crate) struct Memo {
     /// Unique loops: the candidates of every cell, and which pairs of digits had no
     /// loop.
     pub loops: super::uniq::LoopMemo,
+    /// Which digits have a place no template uses ([`skip_template_free`]).
+    pub templates: TemplateMemo,
+}
+
+/// [`template_misses`] per digit, at the digit's stamp when it last ran.
+#[derive(Default)]
+pub(crate) struct TemplateMemo {
+    stamp: [u64; 9],
+    /// The digits with a place no template uses.
+    missed: u16,
+    /// No digit skipped: the tests compare the paths with and without the skips.
+    pub off: bool,
+}
+
+/// The finders of [`Memo::digits`] whose result depends on one digit's places alone:
+/// fish of 2, 3 and 4 lines, turbot fish, three strong links.
+const ONE_DIGIT: [usize; 5] = [0, 1, 2, 3, 4];
+
+/// Marks in the one-digit finders' memos ([`ONE_DIGIT`]) every digit all of whose
+/// places some template uses ([`template_misses`]) as searched at its stamp: what
+/// searching it would record, for their deductions remove only places no template
+/// uses. Most digits have none once a puzzle needs the finders past the subsets, so
+/// the finders search few digits, or none.
+pub(crate) fn skip_template_free(b: &Pencilmarks, memos: &mut [[u64; 9]; 7], t: &mut TemplateMemo) {
+    if t.off {
+        return;
+    }
+    for (d, &stamp) in b.digit_stamp.iter().enumerate() {
+        if ONE_DIGIT.iter().all(|&k| memos[k][d] == stamp) {
+            continue;
+        }
+        if t.stamp[d] != stamp {
+            t.stamp[d] = stamp;
+            let missed = template_misses(b, d) != 0;
+            t.missed = t.missed & !(1 << d) | u16::from(missed) << d;
+        }
+        if t.missed >> d & 1 == 0 {
+            for k in ONE_DIGIT {
+                memos[k][d] = stamp;
+            }
+        }
+    }
+}
+
+/// Per column, its place in its stack times the stack's power of three: a set of
+/// three columns, one per stack, is numbered by the sum of theirs (0..27).
+const TRIT: [usize; 9] = [0, 1, 2, 0, 3, 6, 0, 9, 18];
+
+/// Per column, the columns of its stack.
+const STACK: [u32; 9] = [7, 7, 7, 0o70, 0o70, 0o70, 0o700, 0o700, 0o700];
+
+/// For two sets of columns (numbered as [`TRIT`] says), the set that completes them
+/// to every column (27 when they share one): each stack's third column.
+const THIRD: [[u8; 27]; 27] = {
+    let mut t = [[27u8; 27]; 27];
+    let mut i = 0;
+    while i < 27 {
+        let mut j = 0;
+        while j < 27 {
+            let (mut k, mut pow, mut ok) = (0, 1, true);
+            let (mut a, mut b) = (i, j);
+            while pow < 27 {
+                ok &= a % 3 != b % 3;
+                // The stack's columns 0, 1 and 2 sum to 3.
+                k += (3 - (a % 3 + b % 3) % 3) % 3 * pow;
+                (a, b, pow) = (a / 3, b / 3, pow * 3);
+            }
+            if ok {
+                t[i][j] = k as u8;
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// The places of digit `d` that no template uses. A template puts the nine copies
+/// of `d` one in each row, column and box, on its places or where it stands: every
+/// solution's `d`s form one. A deduction about `d` from its places alone holds in
+/// every template, so it removes only places none uses.
+///
+/// Band by band, the three rows' choices of one column per stack, grouped by the
+/// columns they take (27 sets); three bands' choices make a template when their
+/// sets share no column.
+pub(crate) fn template_misses(b: &Pencilmarks, d: usize) -> u128 {
+    let pos = b.pos[d];
+    let mut cols = [0u32; 9];
+    for (r, cols) in cols.iter_mut().enumerate() {
+        *cols = (pos >> (9 * r)) as u32 & 0x1ff;
+        if *cols == 0 {
+            // d stands in the row (else the board has no solution, and no template).
+            for c in 0..9 {
+                if b.value[9 * r + c] as usize == d + 1 {
+                    *cols = 1 << c;
+                }
+            }
+        }
+    }
+    let mut cells = [[0u128; 27]; 3];
+    let mut sets = [0u32; 3];
+    for band in 0..3 {
+        let r = 3 * band;
+        for c0 in Bits(cols[r]) {
+            for c1 in Bits(cols[r + 1] & !STACK[c0]) {
+                for c2 in Bits(cols[r + 2] & !STACK[c0] & !STACK[c1]) {
+                    let set = TRIT[c0] + TRIT[c1] + TRIT[c2];
+                    sets[band] |= 1 << set;
+                    cells[band][set] |=
+                        1 << (9 * r + c0) | 1 << (9 * r + 9 + c1) | 1 << (9 * r + 18 + c2);
+                }
+            }
+        }
+    }
+    let mut used = 0u128;
+    for i in Bits(sets[0]) {
+        for j in Bits(sets[1]) {
+            let k = THIRD[i][j] as usize;
+            if k < 27 && sets[2] >> k & 1 != 0 {
+                used |= cells[0][i] | cells[1][j] | cells[2][k];
+            }
+        }
+    }
+    pos & !used
 }
 
 /// The candidates of every cell when a finder last found nothing, on the board of the

@@ -812,7 +812,10 @@ impl Rater {
             || hidden_set(b, f, 3, true, &mut u[1])
             || locking(b, f, false, &mut d[6])
             || naked_set(b, f, 2, &mut u[2])
-            || fish(b, f, 2, &mut d[0])
+            || {
+                skip_template_free(b, d, &mut self.memo.templates);
+                fish(b, f, 2, &mut d[0])
+            }
             || hidden_set(b, f, 2, false, &mut u[3])
             || naked_set(b, f, 3, &mut u[4])
             || fish(b, f, 3, &mut d[1])

@@ -512,8 +512,9 @@ fn path_puzzles(every: usize) -> impl Iterator<Item = &'static str> {
 
 /// The finders' memo (units, digits, wing pivots, and the wings, loops and triplets
 /// of cells skipped while unchanged since the finder last found nothing) changes no
-/// step: the rater, memo carried across steps and puzzles, takes the path of one that
-/// forgets it before every step.
+/// step, nor do the digits the one-digit finders skip for want of a place no template
+/// uses: the rater, memo carried across steps and puzzles, takes the path of one that
+/// forgets it before every step and skips no digit.
 #[test]
 fn the_memo_changes_no_step() {
     let puzzles = path_puzzles(100);
@@ -531,6 +532,7 @@ fn the_memo_changes_no_step() {
         r.board.load(&p);
         for (i, step) in steps.iter().enumerate() {
             r.memo = basic::Memo::default();
+            r.memo.templates.off = true;
             r.found.clear();
             if !r.find(false, true) {
                 r.fallback(&solution);
@@ -581,5 +583,102 @@ fn the_counting_limit_changes_no_step() {
     assert!(
         chained > 150,
         "only {chained} puzzles reach nishio or above"
+    );
+}
+
+/// The boards along the rating paths of `path_puzzles(every)`: the givens, then the
+/// board after each step.
+fn each_path_board(every: usize, mut f: impl FnMut(&Pencilmarks)) {
+    let mut board = Pencilmarks::new();
+    let mut steps = Vec::new();
+    for p in path_puzzles(every) {
+        let p = cells(p.trim());
+        steps.clear();
+        Rater::new().rate_with_steps(&p, &mut steps).expect("valid");
+        board.load(&p);
+        for step in &steps {
+            f(&board);
+            for &(c, d) in &step.placements {
+                board.place(c as usize, d as usize - 1);
+            }
+            for &(c, d) in &step.eliminations {
+                board.eliminate(c as usize, d as usize - 1);
+            }
+        }
+    }
+}
+
+/// The places of `d` no template uses, by trying every template: row by row, a
+/// place (or where d stands) in a column and a box no earlier row took.
+fn template_misses_by_search(b: &Pencilmarks, d: usize) -> u128 {
+    fn rows(
+        b: &Pencilmarks,
+        d: usize,
+        r: usize,
+        cols: u32,
+        boxes: u32,
+        path: u128,
+        used: &mut u128,
+    ) {
+        if r == 9 {
+            *used |= path;
+            return;
+        }
+        for c in 0..9 {
+            let cell = 9 * r + c;
+            let bx = 3 * (r / 3) + c / 3;
+            let open = b.pos[d] >> cell & 1 != 0 || b.value[cell] as usize == d + 1;
+            if open && cols >> c & 1 == 0 && boxes >> bx & 1 == 0 {
+                rows(
+                    b,
+                    d,
+                    r + 1,
+                    cols | 1 << c,
+                    boxes | 1 << bx,
+                    path | 1 << cell,
+                    used,
+                );
+            }
+        }
+    }
+    let mut used = 0;
+    rows(b, d, 0, 0, 0, 0, &mut used);
+    b.pos[d] & !used
+}
+
+/// The template filter is exact where it matters: [`basic::template_misses`] is what
+/// trying every template gives, and every elimination of the one-digit finders (fish,
+/// turbot fish, empty rectangles, three strong links, grouped or not) is among its
+/// places, so a digit without any has nothing for them (the law behind
+/// [`basic::skip_template_free`]).
+#[test]
+fn one_digit_deductions_remove_only_places_no_template_uses() {
+    let (mut boards, mut missed, mut checked) = (0, 0, 0);
+    let mut rater = Rater::new();
+    each_path_board(200, |b| {
+        boards += 1;
+        let misses: Vec<u128> = (0..9).map(|d| basic::template_misses(b, d)).collect();
+        for (d, &m) in misses.iter().enumerate() {
+            assert_eq!(m, template_misses_by_search(b, d), "digit {d}");
+            missed += usize::from(m != 0);
+        }
+        let f = &mut rater.found;
+        for finder in 0..5 {
+            f.clear();
+            let mut memo = [u64::MAX; 9];
+            match finder {
+                0..=2 => basic::fish(b, f, finder + 2, &mut memo),
+                3 => basic::turbot(b, f, &mut memo),
+                _ => basic::three_links(b, f, &mut memo),
+            };
+            for &(c, d) in &f.elims {
+                assert!(misses[d as usize] >> c & 1 != 0, "finder {finder}: {c} {d}");
+                checked += 1;
+            }
+        }
+    });
+    assert!(
+        boards > 1000 && missed > 100 && checked > 100,
+        "{boards} boards, {missed} digits with misses, {checked} eliminations"
     );
 }
