@@ -42,6 +42,90 @@ pub(crate) struct Memo {
     pub loops: super::uniq::LoopMemo,
     /// Which digits have a place no template uses ([`skip_template_free`]).
     pub templates: TemplateMemo,
+    /// Which units have a candidate no filling of the unit uses
+    /// ([`skip_filled_units`]).
+    pub fillings: FillingMemo,
+}
+
+/// [`every_candidate_fills`] per unit, at the unit's stamp when it last ran.
+#[derive(Default)]
+pub(crate) struct FillingMemo {
+    stamp: [u64; 27],
+    /// The units with a candidate no filling uses.
+    loose: u32,
+    /// No unit skipped: the tests compare the paths with and without the skips.
+    pub off: bool,
+}
+
+/// The finders of [`Memo::units`] whose result depends on one unit's candidates
+/// alone: hidden sets (direct pairs and triples, pairs, triples, quads) and naked
+/// sets (pairs, triples, quads).
+const ONE_UNIT: [usize; 8] = [0, 1, 2, 3, 4, 5, 6, 7];
+
+/// Marks in the one-unit finders' memos ([`ONE_UNIT`]) every unit each candidate of
+/// which some filling of the unit uses ([`every_candidate_fills`]) as searched at
+/// its stamp: what searching it would record, for a naked or hidden set removes a
+/// candidate only when every filling of its unit leaves it out (the set's cells
+/// take the set's digits in each).
+pub(crate) fn skip_filled_units(
+    b: &Pencilmarks,
+    solution: &[u8; 81],
+    memos: &mut [[u64; 27]; 10],
+    t: &mut FillingMemo,
+) {
+    if t.off {
+        return;
+    }
+    for (u, &stamp) in b.unit_stamp.iter().enumerate() {
+        if ONE_UNIT.iter().all(|&k| memos[k][u] == stamp) {
+            continue;
+        }
+        if t.stamp[u] != stamp {
+            t.stamp[u] = stamp;
+            let loose = !every_candidate_fills(b, solution, u);
+            t.loose = t.loose & !(1 << u) | u32::from(loose) << u;
+        }
+        if t.loose >> u & 1 == 0 {
+            for k in ONE_UNIT {
+                memos[k][u] = stamp;
+            }
+        }
+    }
+}
+
+/// Whether some filling of unit `u` (its missing digits, one per empty cell, each
+/// among the cell's candidates) uses each candidate of its empty cells. The
+/// solution is one filling. Another that puts in cell x the solution digit of cell
+/// y must put y's elsewhere, and so on: a cycle of cells, each taking the next
+/// one's solution digit, back to x. So x's candidate is used when y leads back to
+/// x in the graph of "holds the solution digit of".
+pub(crate) fn every_candidate_fills(b: &Pencilmarks, solution: &[u8; 81], u: usize) -> bool {
+    let (mut cells, mut index, mut n) = ([0usize; 9], [0u8; 9], 0);
+    for &c in &UNIT_CELLS[u] {
+        let c = c as usize;
+        if b.empty >> c & 1 != 0 {
+            index[solution[c] as usize - 1] = n as u8;
+            cells[n] = c;
+            n += 1;
+        }
+    }
+    // Cell i holds the solution digit of the cells in next[i].
+    let mut next = [0u16; 9];
+    for i in 0..n {
+        let c = cells[i];
+        for e in Bits((b.cand[c] & !(1 << (solution[c] - 1))) as u32) {
+            next[i] |= 1 << index[e];
+        }
+    }
+    let mut reach = next;
+    for k in 0..n {
+        for i in 0..n {
+            if reach[i] >> k & 1 != 0 {
+                reach[i] |= reach[k];
+            }
+        }
+    }
+    (0..n).all(|i| Bits(next[i] as u32).all(|j| reach[j] >> i & 1 != 0))
 }
 
 /// [`template_misses`] per digit, at the digit's stamp when it last ran.

@@ -714,7 +714,7 @@ impl Rater {
             };
             // Above a cap below SE's nested chains, their search (seconds) would
             // only say what the fallback says: a step above the cap.
-            if !self.find(fast, cap >= CEILING) {
+            if !self.find(solution, fast, cap >= CEILING) {
                 self.fallback(solution);
             }
             if !self.apply(solution) {
@@ -799,7 +799,7 @@ impl Rater {
     /// Runs the finders in SE's order; true when one made progress. `past_singles`:
     /// the board has no full house and no hidden single ([`basic::singles`] ran);
     /// `nested`: SE's nested chains are searched too.
-    fn find(&mut self, past_singles: bool, nested: bool) -> bool {
+    fn find(&mut self, solution: &Cells, past_singles: bool, nested: bool) -> bool {
         use basic::*;
         self.board.stamp();
         let b = &self.board;
@@ -807,7 +807,10 @@ impl Rater {
         let (u, d) = (&mut self.memo.units, &mut self.memo.digits);
         !past_singles && (full_house(b, f) || hidden_single(b, f))
             || locking(b, f, true, &mut d[5])
-            || hidden_set(b, f, 2, true, &mut u[0])
+            || {
+                skip_filled_units(b, solution, u, &mut self.memo.fillings);
+                hidden_set(b, f, 2, true, &mut u[0])
+            }
             || naked_single(b, f)
             || hidden_set(b, f, 3, true, &mut u[1])
             || locking(b, f, false, &mut d[6])

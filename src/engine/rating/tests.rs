@@ -533,8 +533,9 @@ fn the_memo_changes_no_step() {
         for (i, step) in steps.iter().enumerate() {
             r.memo = basic::Memo::default();
             r.memo.templates.off = true;
+            r.memo.fillings.off = true;
             r.found.clear();
-            if !r.find(false, true) {
+            if !r.find(&solution, false, true) {
                 r.fallback(&solution);
             }
             assert!(r.apply(&solution), "step {i} made no progress");
@@ -587,17 +588,20 @@ fn the_counting_limit_changes_no_step() {
 }
 
 /// The boards along the rating paths of `path_puzzles(every)`: the givens, then the
-/// board after each step.
-fn each_path_board(every: usize, mut f: impl FnMut(&Pencilmarks)) {
+/// board after each step; with the puzzle's solution.
+fn each_path_board(every: usize, mut f: impl FnMut(&Pencilmarks, &Cells)) {
     let mut board = Pencilmarks::new();
     let mut steps = Vec::new();
     for p in path_puzzles(every) {
         let p = cells(p.trim());
         steps.clear();
         Rater::new().rate_with_steps(&p, &mut steps).expect("valid");
+        let Verdict::Unique(solution) = solve(&p) else {
+            panic!("the test puzzle is unique")
+        };
         board.load(&p);
         for step in &steps {
-            f(&board);
+            f(&board, &solution);
             for &(c, d) in &step.placements {
                 board.place(c as usize, d as usize - 1);
             }
@@ -655,7 +659,7 @@ fn template_misses_by_search(b: &Pencilmarks, d: usize) -> u128 {
 fn one_digit_deductions_remove_only_places_no_template_uses() {
     let (mut boards, mut missed, mut checked) = (0, 0, 0);
     let mut rater = Rater::new();
-    each_path_board(200, |b| {
+    each_path_board(200, |b, _| {
         boards += 1;
         let misses: Vec<u128> = (0..9).map(|d| basic::template_misses(b, d)).collect();
         for (d, &m) in misses.iter().enumerate() {
@@ -680,5 +684,83 @@ fn one_digit_deductions_remove_only_places_no_template_uses() {
     assert!(
         boards > 1000 && missed > 100 && checked > 100,
         "{boards} boards, {missed} digits with misses, {checked} eliminations"
+    );
+}
+
+/// Whether some filling of unit `u` (its missing digits one per empty cell, among
+/// the cells' candidates) uses each candidate of its empty cells, by trying every
+/// filling.
+fn every_candidate_fills_by_search(b: &Pencilmarks, u: usize) -> bool {
+    fn fill(
+        b: &Pencilmarks,
+        cells: &[usize],
+        taken: u16,
+        digits: &mut Vec<usize>,
+        used: &mut [u16],
+    ) {
+        let i = digits.len();
+        if i == cells.len() {
+            for (used, &d) in used.iter_mut().zip(digits.iter()) {
+                *used |= 1 << d;
+            }
+            return;
+        }
+        for d in 0..9 {
+            if b.cand[cells[i]] >> d & 1 != 0 && taken >> d & 1 == 0 {
+                digits.push(d);
+                fill(b, cells, taken | 1 << d, digits, used);
+                digits.pop();
+            }
+        }
+    }
+    let cells: Vec<usize> = super::tables::UNIT_CELLS[u]
+        .iter()
+        .map(|&c| c as usize)
+        .filter(|&c| b.empty >> c & 1 != 0)
+        .collect();
+    let mut used = vec![0u16; cells.len()];
+    fill(b, &cells, 0, &mut Vec::new(), &mut used);
+    cells.iter().zip(&used).all(|(&c, &u)| u == b.cand[c])
+}
+
+/// The unit filter is exact where it matters: [`basic::every_candidate_fills`] is
+/// what trying every filling gives, and every naked or hidden set (direct or not)
+/// lives in a unit where some candidate is in no filling, so a unit without one has
+/// nothing for them (the law behind [`basic::skip_filled_units`]).
+#[test]
+fn subsets_live_only_in_units_with_a_candidate_no_filling_uses() {
+    let (mut units, mut loose, mut checked) = (0, 0, 0);
+    let mut rater = Rater::new();
+    rater.found.record = true;
+    each_path_board(200, |b, solution| {
+        let fills: Vec<bool> = (0..27)
+            .map(|u| basic::every_candidate_fills(b, solution, u))
+            .collect();
+        for (u, &all) in fills.iter().enumerate() {
+            assert_eq!(all, every_candidate_fills_by_search(b, u), "unit {u}");
+            units += 1;
+            loose += usize::from(!all);
+        }
+        let f = &mut rater.found;
+        for finder in 0..8 {
+            f.clear();
+            f.patterns.clear();
+            let mut memo = [u64::MAX; 27];
+            match finder {
+                0 | 1 => basic::hidden_set(b, f, finder + 2, true, &mut memo),
+                2..=4 => basic::hidden_set(b, f, finder, false, &mut memo),
+                _ => basic::naked_set(b, f, finder - 3, &mut memo),
+            };
+            for p in &f.patterns {
+                assert_eq!(p.houses.count_ones(), 1, "finder {finder}");
+                let u = p.houses.trailing_zeros() as usize;
+                assert!(!fills[u], "finder {finder}: unit {u}");
+                checked += 1;
+            }
+        }
+    });
+    assert!(
+        units > 20_000 && loose > 1000 && checked > 100,
+        "{units} units, {loose} with a candidate no filling uses, {checked} sets"
     );
 }
