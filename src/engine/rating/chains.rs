@@ -320,6 +320,10 @@ pub(crate) struct Chains {
     /// Level 1's refuted candidates with the rating of their shortest static chain
     /// (before any cycle reading), which bounds what a mixed cycle can improve.
     chain_ratings: Vec<(u16, u8)>,
+    /// Level 1's refuted candidates, and the on-to-on links of each one's shortest
+    /// static chain ([`Reach::hops`]).
+    refuted: Vec<u16>,
+    hops: Vec<u8>,
     reach: Box<Reach>,
     /// The propagation of levels 1 and 2, which read each one at once (kept apart
     /// from the 1,458 of levels 3 and 4, so that it stays in cache).
@@ -414,6 +418,8 @@ impl Chains {
         Chains {
             ties: Vec::with_capacity(729),
             chain_ratings: Vec::with_capacity(729),
+            refuted: Vec::with_capacity(729),
+            hops: Vec::with_capacity(729),
             reach: Box::new(Reach::new()),
             scratch: Box::new(Prop::new()),
             from_on: vec![Prop::new(); 729],
@@ -616,60 +622,82 @@ impl Chains {
         self.chain_ratings.clear();
         self.work.strong.compute(b);
         self.reach.compute(b, &self.work.strong);
+        // Static implications reach "n off" only through an on node weakly linked
+        // to n; the closure says at once whether any is reached, so most candidates
+        // skip the searches below (which would find nothing).
+        self.refuted.clear();
         for c in Cells128(b.empty) {
             for d in Bits(b.cand[c] as u32) {
-                let n = 9 * c + d;
-                // Static implications reach "n off" only through an on node weakly
-                // linked to n; the closure says at once whether any is reached, so
-                // most candidates skip the searches below (which would find nothing).
-                if !self.reach.refutes(b, n) {
-                    continue;
+                if self.reach.refutes(b, 9 * c + d) {
+                    self.refuted.push((9 * c + d) as u16);
                 }
-                // A chain of each kind, searched no longer than the best so far
-                // allows: one of `len` nodes rates at least the kind's cycle base +
-                // the increment of len - 4 (read as a cycle).
-                for (mode, base, cycle) in [(Mode::Static, 70, 70), (Mode::StaticX, 66, 65)] {
-                    let depth = match best.filter(|_| prune) {
-                        None => usize::MAX,
-                        Some(best) => match longest(cycle, best.rating) {
-                            Some(k) => k + 4 - 1,
-                            None => continue,
-                        },
-                    };
-                    let p = &mut self.scratch;
-                    propagate(b, p, &mut self.work, n, true, mode, Until::Refuted(depth));
-                    if !has(&p.off, n) {
+            }
+        }
+        // Each refuted candidate's shortest static chain, all at once: its length
+        // bounds the chain's rating both ways (read as a cycle, it rates at most
+        // two lengths lower), and a candidate whose chain cannot rate as low as the
+        // shortest one's is not searched for its exact chain.
+        let mut lowest = u8::MAX;
+        if prune {
+            self.reach.hops(b, &self.refuted, &mut self.hops);
+            for &h in &self.hops {
+                lowest = lowest.min(70 + length_increment(2 * h as usize));
+            }
+        }
+        for i in 0..self.refuted.len() {
+            let n = self.refuted[i] as usize;
+            // A chain of each kind, searched no longer than the best so far
+            // allows: one of `len` nodes rates at least the kind's cycle base +
+            // the increment of len - 4 (read as a cycle).
+            for (mode, base, cycle) in [(Mode::Static, 70, 70), (Mode::StaticX, 66, 65)] {
+                // Read as a cycle, a static chain of 2 h + 2 nodes rates 7.0 + the
+                // increment of 2 h - 2: above the lowest, it is neither the best nor
+                // a tie, nor a chain rating a mixed cycle could improve on.
+                if prune && mode == Mode::Static {
+                    let h = self.hops[i] as usize;
+                    if 70 + length_increment((2 * h).saturating_sub(2)) > lowest {
                         continue;
                     }
-                    let (len, _, y_only) =
-                        ancestors(b, p, &mut self.work, &[(n, false)], usize::MAX);
-                    // SE rates every forcing chain its X pass does not find at 7.0,
-                    // whatever its links; one on bivalue cells keeps its name.
-                    let t = match mode {
-                        Mode::StaticX => Technique::XChain,
-                        _ if y_only => Technique::XyChain,
-                        _ => Technique::Aic,
-                    };
-                    let mut rating = base + inc_for(len);
-                    if mode == Mode::Static {
-                        self.chain_ratings.push((n as u16, rating));
-                    }
-                    // The same loop read as a bidirectional cycle (without n's two
-                    // nodes) rates 6.5 (X) or 7.0 + its own length.
-                    if closes_cycle(b, p, n) {
-                        let cycle = if mode == Mode::StaticX { 65 } else { 70 };
-                        rating = rating.min(cycle + length_increment(len.saturating_sub(4)));
-                    }
-                    consider(
-                        &mut best,
-                        &mut self.ties,
-                        rating,
-                        t,
-                        n,
-                        false,
-                        Source::Alone,
-                    );
                 }
+                let depth = match best.filter(|_| prune) {
+                    None => usize::MAX,
+                    Some(best) => match longest(cycle, best.rating) {
+                        Some(k) => k + 4 - 1,
+                        None => continue,
+                    },
+                };
+                let p = &mut self.scratch;
+                propagate(b, p, &mut self.work, n, true, mode, Until::Refuted(depth));
+                if !has(&p.off, n) {
+                    continue;
+                }
+                let (len, _, y_only) = ancestors(b, p, &mut self.work, &[(n, false)], usize::MAX);
+                // SE rates every forcing chain its X pass does not find at 7.0,
+                // whatever its links; one on bivalue cells keeps its name.
+                let t = match mode {
+                    Mode::StaticX => Technique::XChain,
+                    _ if y_only => Technique::XyChain,
+                    _ => Technique::Aic,
+                };
+                let mut rating = base + inc_for(len);
+                if mode == Mode::Static {
+                    self.chain_ratings.push((n as u16, rating));
+                }
+                // The same loop read as a bidirectional cycle (without n's two
+                // nodes) rates 6.5 (X) or 7.0 + its own length.
+                if closes_cycle(b, p, n) {
+                    let cycle = if mode == Mode::StaticX { 65 } else { 70 };
+                    rating = rating.min(cycle + length_increment(len.saturating_sub(4)));
+                }
+                consider(
+                    &mut best,
+                    &mut self.ties,
+                    rating,
+                    t,
+                    n,
+                    false,
+                    Source::Alone,
+                );
             }
         }
         // A candidate a cycle removes sees an on node Z and an off node A of its
@@ -1184,6 +1212,13 @@ struct Reach {
     stack: [u16; 729],
     depth: usize,
     next_index: u16,
+    /// [`Reach::hops`]' scratch, per node: the sources weakly linked to it, those
+    /// that reached it, those that reached it at an odd and an even depth.
+    hop_weak: [u128; 729],
+    hop_seen: [u128; 729],
+    hop_depth: [[u128; 729]; 2],
+    /// The nodes reached at the current depth, at the next, and at any.
+    hop_lists: [Vec<u16>; 3],
 }
 
 /// Not yet visited by Tarjan's search.
@@ -1202,7 +1237,113 @@ impl Reach {
             stack: [0; 729],
             depth: 0,
             next_index: 0,
+            hop_weak: [0; 729],
+            hop_seen: [0; 729],
+            hop_depth: [[0; 729]; 2],
+            hop_lists: std::array::from_fn(|_| Vec::with_capacity(729)),
         }
+    }
+
+    /// For each node of `sources` (candidates), the fewest on-to-on links (each
+    /// through an off node: [`Reach::succ`]) from it on to an on node that switches
+    /// it off, into `hops`; its shortest static chain "n on ⇒ … ⇒ n off" then has
+    /// 2 h + 2 nodes, what a breadth-first [`propagate`] finds. One breadth-first
+    /// search for 128 sources at a time, a bit each, that stops once the chains
+    /// still to find would rate (even read as cycles) above the shortest found:
+    /// those left get `u8::MAX`.
+    fn hops(&mut self, b: &Pencilmarks, sources: &[u16], hops: &mut Vec<u8>) {
+        hops.clear();
+        hops.resize(sources.len(), u8::MAX);
+        let [mut active, mut next, mut seen] = std::mem::take(&mut self.hop_lists);
+        for (chunk, sources) in sources.chunks(128).enumerate() {
+            active.clear();
+            seen.clear();
+            for (i, &n) in sources.iter().enumerate() {
+                let (n, bit) = (n as usize, 1u128 << i);
+                let (c, d) = (n / 9, n % 9);
+                for e in Bits((b.cand[c] & !(1 << d)) as u32) {
+                    self.hop_weak[9 * c + e] |= bit;
+                }
+                for q in Cells128(PEERS[c] & b.pos[d]) {
+                    self.hop_weak[9 * q + d] |= bit;
+                }
+                if self.hop_seen[n] == 0 {
+                    seen.push(n as u16);
+                }
+                self.hop_seen[n] |= bit;
+                self.hop_depth[0][n] |= bit;
+                active.push(n as u16);
+            }
+            let all = u128::MAX >> (128 - sources.len());
+            let mut done = 0u128;
+            let (mut depth, mut first) = (0u8, 0u8);
+            while !active.is_empty() && done != all && depth < u8::MAX - 1 {
+                // A chain found at the next depth rates at least 7.0 + the increment
+                // of 2 (depth + 1) - 2 nodes; the first found, at most 7.0 + that of
+                // 2 first.
+                if done != 0
+                    && length_increment(2 * depth as usize) > length_increment(2 * first as usize)
+                {
+                    break;
+                }
+                let [front, reached] = &mut self.hop_depth;
+                let (front, reached) = if depth % 2 == 0 {
+                    (front, reached)
+                } else {
+                    (reached, front)
+                };
+                depth += 1;
+                next.clear();
+                for &x in &active {
+                    let x = x as usize;
+                    let from = std::mem::take(&mut front[x]);
+                    for (k, &word) in self.succ[x].iter().enumerate() {
+                        for bit in Bits64(word) {
+                            let y = 64 * k + bit;
+                            let new = from & !self.hop_seen[y];
+                            if new != 0 {
+                                if reached[y] == 0 {
+                                    next.push(y as u16);
+                                }
+                                if self.hop_seen[y] == 0 {
+                                    seen.push(y as u16);
+                                }
+                                reached[y] |= new;
+                                self.hop_seen[y] |= new;
+                            }
+                        }
+                    }
+                }
+                for &y in &next {
+                    let y = y as usize;
+                    let got = reached[y] & self.hop_weak[y] & !done;
+                    for i in Cells128(got) {
+                        hops[128 * chunk + i] = depth;
+                    }
+                    if done == 0 && got != 0 {
+                        first = depth;
+                    }
+                    done |= got;
+                }
+                std::mem::swap(&mut active, &mut next);
+            }
+            for &x in &active {
+                self.hop_depth[depth as usize % 2][x as usize] = 0;
+            }
+            for &x in &seen {
+                self.hop_seen[x as usize] = 0;
+            }
+            for &n in sources {
+                let (c, d) = (n as usize / 9, n as usize % 9);
+                for e in Bits((b.cand[c] & !(1 << d)) as u32) {
+                    self.hop_weak[9 * c + e] = 0;
+                }
+                for q in Cells128(PEERS[c] & b.pos[d]) {
+                    self.hop_weak[9 * q + d] = 0;
+                }
+            }
+        }
+        self.hop_lists = [active, next, seen];
     }
 
     fn compute(&mut self, b: &Pencilmarks, strong: &Strong) {
@@ -2050,13 +2191,16 @@ mod tests {
 
     /// The closure's answer is the breadth-first search's, candidate by candidate:
     /// the filter in [`Chains::unary`] may only skip searches that find nothing.
+    /// And [`Reach::hops`] gives the length of each refuted candidate's shortest
+    /// chain the search finds, or leaves it when it rates above the shortest.
     #[test]
     fn the_closure_refutes_exactly_what_the_static_search_refutes() {
         let text = include_str!("../../../data/qqwing-10k.txt");
         let mut board = Pencilmarks::new();
         let mut reach = Box::new(Reach::new());
         let mut chains = Chains::new();
-        let mut refuted = 0;
+        let (mut refuted, mut left) = (0, 0);
+        let (mut lengths, mut hops) = (Vec::new(), Vec::new());
         for (i, line) in text.lines().step_by(50).enumerate() {
             let cells = parse_line(line.trim(), i + 1).unwrap();
             board.load(&cells);
@@ -2079,8 +2223,28 @@ mod tests {
                         );
                         assert_eq!(reach.refutes(&board, n), has(&p.off, n), "{line} node {n}");
                         refuted += usize::from(has(&p.off, n));
+                        if has(&p.off, n) {
+                            let (len, _, _) =
+                                ancestors(&board, p, &mut chains.work, &[(n, false)], usize::MAX);
+                            lengths.push((n as u16, len));
+                        }
                     }
                 }
+                // The shortest chains all at once: each one's length, or none when
+                // it would rate above the shortest even read as a cycle.
+                let sources: Vec<u16> = lengths.iter().map(|l| l.0).collect();
+                reach.hops(&board, &sources, &mut hops);
+                let shortest = lengths.iter().map(|l| l.1).min().unwrap_or(0);
+                for (&(n, len), &h) in lengths.iter().zip(&hops) {
+                    if h == u8::MAX {
+                        let above = length_increment(len - 4) > length_increment(shortest - 2);
+                        assert!(above, "{line} node {n}: {len} nodes, shortest {shortest}");
+                        left += 1;
+                    } else {
+                        assert_eq!(2 * h as usize + 2, len, "{line} node {n}");
+                    }
+                }
+                lengths.clear();
                 let Some(n) =
                     (0..729).find(|&n| board.has(n / 9, n % 9) && has(&chains.from_on[n].off, n))
                 else {
@@ -2090,8 +2254,8 @@ mod tests {
             }
         }
         assert!(
-            refuted > 0,
-            "no candidate was refuted: the comparison proved little"
+            refuted > 0 && left > 0,
+            "{refuted} candidates refuted, {left} left by the shortest chains' search: the comparison proved little"
         );
     }
 
