@@ -117,12 +117,13 @@ pub(crate) fn every_candidate_fills(b: &Pencilmarks, solution: &[u8; 81], u: usi
             next[i] |= 1 << index[e];
         }
     }
+    // Warshall's closure, without a branch on the data (it would mispredict half
+    // the time).
     let mut reach = next;
     for k in 0..n {
-        for i in 0..n {
-            if reach[i] >> k & 1 != 0 {
-                reach[i] |= reach[k];
-            }
+        let via = reach[k];
+        for r in reach[..n].iter_mut() {
+            *r |= via & 0u16.wrapping_sub(*r >> k & 1);
         }
     }
     (0..n).all(|i| Bits(next[i] as u32).all(|j| reach[j] >> i & 1 != 0))
