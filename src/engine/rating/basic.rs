@@ -41,20 +41,61 @@ pub(crate) struct Memo {
     /// loop.
     pub loops: super::uniq::LoopMemo,
     /// Which digits have a place no template uses ([`skip_template_free`]).
-    pub templates: TemplateMemo,
+    pub templates: FilterMemo<9>,
     /// Which units have a candidate no filling of the unit uses
     /// ([`skip_filled_units`]).
-    pub fillings: FillingMemo,
+    pub fillings: FilterMemo<27>,
 }
 
-/// [`every_candidate_fills`] per unit, at the unit's stamp when it last ran.
-#[derive(Default)]
-pub(crate) struct FillingMemo {
-    stamp: [u64; 27],
-    /// The units with a candidate no filling uses.
-    loose: u32,
-    /// No unit skipped: the tests compare the paths with and without the skips.
+/// An exact filter's verdict per unit or digit (whether the finders it guards can
+/// find anything there), at the unit's or digit's stamp when it was worked out.
+pub(crate) struct FilterMemo<const N: usize> {
+    stamp: [u64; N],
+    /// The units or digits where the finders may find something.
+    open: u32,
+    /// Nothing skipped: the tests compare the paths with and without the skips.
     pub off: bool,
+}
+
+impl<const N: usize> Default for FilterMemo<N> {
+    fn default() -> Self {
+        FilterMemo {
+            stamp: [0; N],
+            open: 0,
+            off: false,
+        }
+    }
+}
+
+impl<const N: usize> FilterMemo<N> {
+    /// Marks in `memos` of `finders` every unit or digit where `open` (worked out
+    /// once per stamp) says they can find nothing as searched at its stamp: what
+    /// searching it would record.
+    fn skip<const M: usize>(
+        &mut self,
+        stamps: &[u64; N],
+        memos: &mut [[u64; N]; M],
+        finders: &[usize],
+        mut open: impl FnMut(usize) -> bool,
+    ) {
+        if self.off {
+            return;
+        }
+        for (i, &stamp) in stamps.iter().enumerate() {
+            if finders.iter().all(|&k| memos[k][i] == stamp) {
+                continue;
+            }
+            if self.stamp[i] != stamp {
+                self.stamp[i] = stamp;
+                self.open = self.open & !(1 << i) | u32::from(open(i)) << i;
+            }
+            if self.open >> i & 1 == 0 {
+                for &k in finders {
+                    memos[k][i] = stamp;
+                }
+            }
+        }
+    }
 }
 
 /// The finders of [`Memo::units`] whose result depends on one unit's candidates
@@ -71,26 +112,11 @@ pub(crate) fn skip_filled_units(
     b: &Pencilmarks,
     solution: &[u8; 81],
     memos: &mut [[u64; 27]; 10],
-    t: &mut FillingMemo,
+    t: &mut FilterMemo<27>,
 ) {
-    if t.off {
-        return;
-    }
-    for (u, &stamp) in b.unit_stamp.iter().enumerate() {
-        if ONE_UNIT.iter().all(|&k| memos[k][u] == stamp) {
-            continue;
-        }
-        if t.stamp[u] != stamp {
-            t.stamp[u] = stamp;
-            let loose = !every_candidate_fills(b, solution, u);
-            t.loose = t.loose & !(1 << u) | u32::from(loose) << u;
-        }
-        if t.loose >> u & 1 == 0 {
-            for k in ONE_UNIT {
-                memos[k][u] = stamp;
-            }
-        }
-    }
+    t.skip(&b.unit_stamp, memos, &ONE_UNIT, |u| {
+        !every_candidate_fills(b, solution, u)
+    });
 }
 
 /// Whether some filling of unit `u` (its missing digits, one per empty cell, each
@@ -129,16 +155,6 @@ pub(crate) fn every_candidate_fills(b: &Pencilmarks, solution: &[u8; 81], u: usi
     (0..n).all(|i| Bits(next[i] as u32).all(|j| reach[j] >> i & 1 != 0))
 }
 
-/// [`template_misses`] per digit, at the digit's stamp when it last ran.
-#[derive(Default)]
-pub(crate) struct TemplateMemo {
-    stamp: [u64; 9],
-    /// The digits with a place no template uses.
-    missed: u16,
-    /// No digit skipped: the tests compare the paths with and without the skips.
-    pub off: bool,
-}
-
 /// The finders of [`Memo::digits`] whose result depends on one digit's places alone:
 /// fish of 2, 3 and 4 lines, turbot fish, three strong links.
 const ONE_DIGIT: [usize; 5] = [0, 1, 2, 3, 4];
@@ -148,25 +164,14 @@ const ONE_DIGIT: [usize; 5] = [0, 1, 2, 3, 4];
 /// searching it would record, for their deductions remove only places no template
 /// uses. Most digits have none once a puzzle needs the finders past the subsets, so
 /// the finders search few digits, or none.
-pub(crate) fn skip_template_free(b: &Pencilmarks, memos: &mut [[u64; 9]; 7], t: &mut TemplateMemo) {
-    if t.off {
-        return;
-    }
-    for (d, &stamp) in b.digit_stamp.iter().enumerate() {
-        if ONE_DIGIT.iter().all(|&k| memos[k][d] == stamp) {
-            continue;
-        }
-        if t.stamp[d] != stamp {
-            t.stamp[d] = stamp;
-            let missed = template_misses(b, d) != 0;
-            t.missed = t.missed & !(1 << d) | u16::from(missed) << d;
-        }
-        if t.missed >> d & 1 == 0 {
-            for k in ONE_DIGIT {
-                memos[k][d] = stamp;
-            }
-        }
-    }
+pub(crate) fn skip_template_free(
+    b: &Pencilmarks,
+    memos: &mut [[u64; 9]; 7],
+    t: &mut FilterMemo<9>,
+) {
+    t.skip(&b.digit_stamp, memos, &ONE_DIGIT, |d| {
+        template_misses(b, d) != 0
+    });
 }
 
 /// Per column, its place in its stack times the stack's power of three: a set of
