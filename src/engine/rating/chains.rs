@@ -1221,6 +1221,14 @@ struct Reach {
     hop_lists: [Vec<u16>; 3],
 }
 
+/// The nodes weakly linked to node `n`: its cell's other candidates, its digit's
+/// places among its cell's peers (an on node there switches n off).
+fn weakly_linked(b: &Pencilmarks, n: usize) -> impl Iterator<Item = usize> {
+    let (c, d) = (n / 9, n % 9);
+    let cell = Bits((b.cand[c] & !(1 << d)) as u32).map(move |e| 9 * c + e);
+    cell.chain(Cells128(PEERS[c] & b.pos[d]).map(move |q| 9 * q + d))
+}
+
 /// Not yet visited by Tarjan's search.
 const UNSEEN: u16 = u16::MAX;
 
@@ -1260,12 +1268,8 @@ impl Reach {
             seen.clear();
             for (i, &n) in sources.iter().enumerate() {
                 let (n, bit) = (n as usize, 1u128 << i);
-                let (c, d) = (n / 9, n % 9);
-                for e in Bits((b.cand[c] & !(1 << d)) as u32) {
-                    self.hop_weak[9 * c + e] |= bit;
-                }
-                for q in Cells128(PEERS[c] & b.pos[d]) {
-                    self.hop_weak[9 * q + d] |= bit;
+                for w in weakly_linked(b, n) {
+                    self.hop_weak[w] |= bit;
                 }
                 if self.hop_seen[n] == 0 {
                     seen.push(n as u16);
@@ -1334,12 +1338,8 @@ impl Reach {
                 self.hop_seen[x as usize] = 0;
             }
             for &n in sources {
-                let (c, d) = (n as usize / 9, n as usize % 9);
-                for e in Bits((b.cand[c] & !(1 << d)) as u32) {
-                    self.hop_weak[9 * c + e] = 0;
-                }
-                for q in Cells128(PEERS[c] & b.pos[d]) {
-                    self.hop_weak[9 * q + d] = 0;
+                for w in weakly_linked(b, n as usize) {
+                    self.hop_weak[w] = 0;
                 }
             }
         }
