@@ -834,7 +834,7 @@ impl Rater {
             || wxyz_wing(b, f, &mut self.memo.wxyz)
             || uniq::bug(b, f)
             || vwxyz_wing(b, f, &mut self.memo.vwxyz)
-            || self.chains.find_static(b, f)
+            || self.chains.find_static(b, f, solution)
             || aligned_triplets(b, f, &mut self.memo.triplets)
             || self.chains.find_forcing(b, f, nested)
     }
