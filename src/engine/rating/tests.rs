@@ -764,3 +764,41 @@ fn subsets_live_only_in_units_with_a_candidate_no_filling_uses() {
         "{units} units, {loose} with a candidate no filling uses, {checked} sets"
     );
 }
+
+/// Locked candidates by their definition: (pointing, claiming) for a digit with
+/// places `pos`, unit by unit.
+fn locked_places_by_units(pos: u128) -> (bool, bool) {
+    use tables::{BOXES, CELL_UNITS, COLS, ROWS, UNIT_MASK};
+    let confined = |p: u128, outer: usize, inner: usize| {
+        p != 0 && p & UNIT_MASK[inner] == p && pos & UNIT_MASK[inner] & !UNIT_MASK[outer] != 0
+    };
+    let lines_of = |p: u128| {
+        let c = p.trailing_zeros() as usize % 81;
+        [CELL_UNITS[c][0] as usize, CELL_UNITS[c][1] as usize]
+    };
+    let pointing = BOXES.into_iter().any(|bx| {
+        let p = pos & UNIT_MASK[bx];
+        lines_of(p).into_iter().any(|line| confined(p, bx, line))
+    });
+    let claiming = ROWS.chain(COLS).any(|line| {
+        let p = pos & UNIT_MASK[line];
+        let bx = CELL_UNITS[p.trailing_zeros() as usize % 81][2] as usize;
+        confined(p, line, bx)
+    });
+    (pointing, claiming)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// [`basic::locked_places`], every segment at once, says what searching the
+    /// units says, on sets of places from dense to a handful.
+    #[test]
+    fn locked_places_are_the_units_locked_candidates(
+        sets in proptest::array::uniform4(any::<u128>()),
+        keep in 1..5usize,
+    ) {
+        let pos = sets[..keep].iter().fold((1u128 << 81) - 1, |acc, s| acc & s);
+        prop_assert_eq!(basic::locked_places(pos), locked_places_by_units(pos), "{:#x}", pos);
+    }
+}
