@@ -514,14 +514,14 @@ pub(super) fn locked_places(pos: u128) -> (bool, bool) {
         rows >> 9 & BOX_FIRSTS,
         rows >> 18 & BOX_FIRSTS,
     );
-    let by_row = |x: u128| spaced(x, 3, 3);
-    let by_box = |x: u128| spaced(x, 9, 3);
+    let by_row = |x: u128| x | x << 3 | x << 6;
+    let by_box = |x: u128| x | x << 9 | x << 18;
     let mut pointing = rows & by_row(row_several) & by_box(box_one);
     let mut claiming = rows & by_row(row_one) & by_box(box_several);
     // Columns: segment 27 b + c; its column's other segments are 27 and 54 bits
     // on, its box's other columns 1 and 2.
     let cols = (pos | pos >> 9 | pos >> 18) & COL_SEGMENTS;
-    let firsts = spaced(1, 1, 9);
+    let firsts = 0x1ff;
     let (col_one, col_several) =
         one_and_several(cols & firsts, cols >> 27 & firsts, cols >> 54 & firsts);
     let (box_one, box_several) = one_and_several(
@@ -529,8 +529,8 @@ pub(super) fn locked_places(pos: u128) -> (bool, bool) {
         cols >> 1 & BOX_FIRSTS,
         cols >> 2 & BOX_FIRSTS,
     );
-    let by_col = |x: u128| spaced(x, 27, 3);
-    let by_box = |x: u128| spaced(x, 1, 3);
+    let by_col = |x: u128| x | x << 27 | x << 54;
+    let by_box = |x: u128| x | x << 1 | x << 2;
     pointing |= cols & by_col(col_several) & by_box(box_one);
     claiming |= cols & by_col(col_one) & by_box(box_several);
     (pointing != 0, claiming != 0)

@@ -724,9 +724,10 @@ impl Chains {
         if found.rating >= 65 {
             let mut starts = self.reach.cyclic;
             if let Some(solution) = solution {
-                let open =
-                    self.true_graph
-                        .starts(b, &self.work.strong, &self.reach.succ, solution, true);
+                let (strong, succ) = (&self.work.strong, &self.reach.succ);
+                let open = self
+                    .true_graph
+                    .starts(b, strong, succ, solution, true, &b.pos);
                 starts.iter_mut().zip(open).for_each(|(s, o)| *s &= o);
             }
             self.cycles(
@@ -742,13 +743,18 @@ impl Chains {
         if let Some(found) = best.filter(|found| found.rating > 70) {
             let starts = match solution {
                 Some(solution) => {
-                    let open = self.true_graph.starts(
-                        b,
-                        &self.work.strong,
-                        &self.reach.succ,
-                        solution,
-                        false,
-                    );
+                    // Such a cycle removes only candidates whose shortest chain
+                    // rated the best (see `mixed_cycle_starts`).
+                    let mut targets: Nodes = [0; 9];
+                    for &(q, rating) in &self.chain_ratings {
+                        if rating == found.rating {
+                            targets[q as usize % 9] |= 1 << (q / 9);
+                        }
+                    }
+                    let (strong, succ) = (&self.work.strong, &self.reach.succ);
+                    let open = self
+                        .true_graph
+                        .starts(b, strong, succ, solution, false, &targets);
                     let mut starts = self.mixed_cycle_starts(b, found.rating);
                     starts.iter_mut().zip(open).for_each(|(s, o)| *s &= o);
                     starts
@@ -2606,7 +2612,9 @@ mod tests {
             ];
             for (mode, base, t, y) in kinds {
                 let (strong, succ) = (&chains.work.strong, &chains.reach.succ);
-                let open = chains.true_graph.starts(board, strong, succ, &solution, y);
+                let open = chains
+                    .true_graph
+                    .starts(board, strong, succ, &solution, y, &board.pos);
                 let cyclic = chains.reach.cyclic;
                 for (k, (&word, &open)) in cyclic.iter().zip(&open).enumerate() {
                     kept += (word & open).count_ones();

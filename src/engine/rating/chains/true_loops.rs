@@ -18,7 +18,7 @@
 
 use super::super::tables::{Cells128, CELL_UNITS, PEERS, UNIT_MASK};
 use super::super::Pencilmarks;
-use super::{set, FewBits, Set729, Strong};
+use super::{set, FewBits, Nodes, Set729, Strong};
 
 /// The true graph of one step, by cell, and Tarjan's scratch for its components.
 pub(super) struct TrueGraph {
@@ -53,9 +53,9 @@ impl TrueGraph {
     }
 
     /// The nodes worth starting a cycle search from: those whose true node's
-    /// component (see the module) has a candidate a cycle could remove. `y`: the
-    /// search's links are those of bivalue cells (Y-cycles), else every static link,
-    /// whose on-to-on links are `succ`'s.
+    /// component (see the module) has a candidate among `targets` a cycle could
+    /// remove. `y`: the search's links are those of bivalue cells (Y-cycles), else
+    /// every static link, whose on-to-on links are `succ`'s.
     pub(super) fn starts(
         &mut self,
         b: &Pencilmarks,
@@ -63,6 +63,7 @@ impl TrueGraph {
         succ: &[Set729; 729],
         solution: &[u8; 81],
         y: bool,
+        targets: &Nodes,
     ) -> Set729 {
         let truth = |c: usize| solution[c] as usize - 1;
         let mut placed = [0u128; 9];
@@ -123,7 +124,7 @@ impl TrueGraph {
                 }
                 let weak = seen(right) & b.pos[d] | component & b.pos[d] & !placed[d];
                 let wrong = weak & partners;
-                wrong != 0 && b.pos[d] & !placed[d] & seen(right) & seen(wrong) != 0
+                wrong != 0 && targets[d] & !placed[d] & seen(right) & seen(wrong) != 0
             });
             if removes {
                 open |= component;
