@@ -1663,11 +1663,13 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut CellMemo) ->
 fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, fresh: u128) -> u8 {
     let mut best = u8::MAX;
     let mut cells = [0usize; 5];
-    for pivot in Cells128(b.empty) {
+    // The cells a wing may use: 2 to `size` candidates.
+    let mut small = 0u128;
+    for c in Cells128(b.empty) {
+        small |= u128::from((2..=size).contains(&digit_count(b.cand[c]))) << c;
+    }
+    for pivot in Cells128(small) {
         let pc = b.cand[pivot];
-        if !(2..=size).contains(&digit_count(pc)) {
-            continue;
-        }
         let pivot_fresh = fresh >> pivot & 1 != 0;
         if !pivot_fresh && PEERS[pivot] & fresh == 0 {
             continue;
@@ -1677,9 +1679,8 @@ fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, fresh: u128) -> u8 
         // With an unchanged pivot, a wing needs one of the changed cells, the last
         // of which ends the search.
         let mut fresh_end = 0;
-        for c in Cells128(PEERS[pivot] & b.empty) {
-            let k = digit_count(b.cand[c]);
-            if (2..=size).contains(&k) && digit_count(b.cand[c] | pc) <= size {
+        for c in Cells128(PEERS[pivot] & small) {
+            if digit_count(b.cand[c] | pc) <= size {
                 wings[n] = c;
                 n += 1;
                 if fresh >> c & 1 != 0 {
