@@ -489,51 +489,44 @@ const COL_SEGMENTS: u128 = spaced(spaced(1, 27, 3), 1, 9);
 /// The top left cell of each box: 27 b + 3 s.
 const BOX_FIRSTS: u128 = spaced(spaced(1, 27, 3), 3, 3);
 
-/// Of three sets of bits (one per segment of a line or a box, each at its first
-/// segment's bit), the bits where exactly one is set, and where two or more are.
-fn one_and_several(a: u128, b: u128, c: u128) -> (u128, u128) {
+/// Of the segments in `set` (a bit at each one's first cell), taken in threes
+/// `step` bits apart from the firsts in `firsts` (a line's, or a box's, three
+/// segments): the segments of the threes with exactly one, and with two or more.
+fn one_and_several(set: u128, step: u32, firsts: u128) -> (u128, u128) {
+    let (a, b, c) = (
+        set & firsts,
+        set >> step & firsts,
+        set >> (2 * step) & firsts,
+    );
     let several = a & b | a & c | b & c;
-    ((a | b | c) & !several, several)
+    let spread = |x: u128| x | x << step | x << (2 * step);
+    (spread((a | b | c) & !several), spread(several))
+}
+
+/// The segments of one direction (rows or columns) with places (`set`, a bit at
+/// each segment's first cell) that make pointing and claiming: a line's other
+/// segments lie `along` and 2 `along` bits on from its first (in `line_firsts`), a
+/// box's `across` and 2 `across`.
+fn locked_segments(set: u128, along: u32, line_firsts: u128, across: u32) -> (u128, u128) {
+    let (line_one, line_several) = one_and_several(set, along, line_firsts);
+    let (box_one, box_several) = one_and_several(set, across, BOX_FIRSTS);
+    (set & line_several & box_one, set & line_one & box_several)
 }
 
 /// Whether a digit with places `pos` has locked candidates that remove something:
 /// (pointing, claiming). Pointing: a box's places in one segment whose line has
 /// places elsewhere; claiming: a line's places in one segment whose box has places
-/// elsewhere. Every segment at once, a bit each.
+/// elsewhere. Every segment at once, a bit each: a row's segment 9 r + 3 s, a
+/// column's 27 b + c.
 pub(super) fn locked_places(pos: u128) -> (bool, bool) {
-    // Rows: segment 9 r + 3 s; its row's other segments are 3 and 6 bits on, its
-    // box's other rows 9 and 18.
     let rows = (pos | pos >> 1 | pos >> 2) & ROW_SEGMENTS;
-    let (row_one, row_several) = one_and_several(
-        rows & ROW_FIRSTS,
-        rows >> 3 & ROW_FIRSTS,
-        rows >> 6 & ROW_FIRSTS,
-    );
-    let (box_one, box_several) = one_and_several(
-        rows & BOX_FIRSTS,
-        rows >> 9 & BOX_FIRSTS,
-        rows >> 18 & BOX_FIRSTS,
-    );
-    let by_row = |x: u128| x | x << 3 | x << 6;
-    let by_box = |x: u128| x | x << 9 | x << 18;
-    let mut pointing = rows & by_row(row_several) & by_box(box_one);
-    let mut claiming = rows & by_row(row_one) & by_box(box_several);
-    // Columns: segment 27 b + c; its column's other segments are 27 and 54 bits
-    // on, its box's other columns 1 and 2.
     let cols = (pos | pos >> 9 | pos >> 18) & COL_SEGMENTS;
-    let firsts = 0x1ff;
-    let (col_one, col_several) =
-        one_and_several(cols & firsts, cols >> 27 & firsts, cols >> 54 & firsts);
-    let (box_one, box_several) = one_and_several(
-        cols & BOX_FIRSTS,
-        cols >> 1 & BOX_FIRSTS,
-        cols >> 2 & BOX_FIRSTS,
-    );
-    let by_col = |x: u128| x | x << 27 | x << 54;
-    let by_box = |x: u128| x | x << 1 | x << 2;
-    pointing |= cols & by_col(col_several) & by_box(box_one);
-    claiming |= cols & by_col(col_one) & by_box(box_several);
-    (pointing != 0, claiming != 0)
+    let (row_pointing, row_claiming) = locked_segments(rows, 3, ROW_FIRSTS, 9);
+    let (col_pointing, col_claiming) = locked_segments(cols, 27, 0x1ff, 1);
+    (
+        row_pointing | col_pointing != 0,
+        row_claiming | col_claiming != 0,
+    )
 }
 
 /// Locked candidates. Pointing: a digit confined to one line inside a box leaves the
