@@ -2397,9 +2397,10 @@ mod tests {
 
     /// Searching chains no longer than the best so far allows, mixed cycles only
     /// where [`Chains::mixed_cycle_starts`] says one can improve on the chains, and
-    /// cycles only from the starts [`true_loops`] keeps open, changes no conclusion of level 1: at every step of the rating paths of 2,500
-    /// minimal puzzles that reaches the chains, the pruned and the full search give
-    /// the same best rating, technique and conclusions (in the same order).
+    /// cycles only from the starts [`true_loops`] keeps open, changes no conclusion
+    /// of level 1: at every step of the rating paths of 2,500 minimal puzzles that
+    /// reaches the chains, the pruned and the full search give the same best
+    /// rating, technique and conclusions (in the same order).
     #[test]
     fn level_one_prunings_change_no_conclusion() {
         let mut chains = Chains::new();

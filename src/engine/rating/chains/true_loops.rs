@@ -13,8 +13,8 @@
 //! another, and a candidate it removes (outside its cells, seeing an on and an off
 //! node of its digit) is a wrong candidate that sees a true and a false node of its
 //! digit. A component where no candidate does holds no cycle that removes anything,
-//! and a start whose true node (its own, or a strong partner's when it is false)
-//! lies in no other component finds none.
+//! so a start is searched only when its true node (its own, or a strong partner's
+//! when it is false) lies in a component where one does.
 
 use super::super::tables::{Cells128, CELL_UNITS, PEERS, UNIT_MASK};
 use super::super::Pencilmarks;
