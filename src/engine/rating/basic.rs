@@ -962,8 +962,9 @@ pub(crate) fn bivalue_cells(b: &Pencilmarks) -> u128 {
 /// fish: until 0.4.7 they were missing, and SE's path took them where this rater went
 /// on to an XY-wing or harder (the 4.x tier 92.1 % exact, now 99.7 %).
 pub(crate) fn turbot(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 9]) -> bool {
-    // The strong links of each digit: (unit kind 0 row / 1 col / 2 box, end, end).
-    let mut all_links = [[(0usize, 0usize, 0usize); 27]; 9];
+    // The strong links of each digit: (unit kind 0 row / 1 col / 2 box, end, end),
+    // in bytes (the table is cleared at each call).
+    let mut all_links = [[(0u8, 0u8, 0u8); 27]; 9];
     let mut counts = [0usize; 9];
     let fresh = |d: usize| changed(memo, &b.digit_stamp, d);
     for d in (0..9).filter(|&d| fresh(d)) {
@@ -972,7 +973,7 @@ pub(crate) fn turbot(b: &Pencilmarks, f: &mut Found, memo: &mut [u64; 9]) -> boo
             if p.two() {
                 let a = p.trailing_zeros() as usize;
                 let z = 127 - p.leading_zeros() as usize;
-                all_links[d][counts[d]] = (u / 9, a, z);
+                all_links[d][counts[d]] = ((u / 9) as u8, a as u8, z as u8);
                 counts[d] += 1;
             }
         }
@@ -1020,7 +1021,7 @@ fn two_links(
     b: &Pencilmarks,
     f: &mut Found,
     d: usize,
-    links: &[(usize, usize, usize)],
+    links: &[(u8, u8, u8)],
     record: Option<u8>,
 ) -> u8 {
     let mut found = 0u8;
@@ -1037,8 +1038,8 @@ fn two_links(
             {
                 continue;
             }
-            let (a1, a2) = (links[i].1, links[i].2);
-            let (b1, b2) = (links[j].1, links[j].2);
+            let (a1, a2) = (links[i].1 as usize, links[i].2 as usize);
+            let (b1, b2) = (links[j].1 as usize, links[j].2 as usize);
             for (x, xe, y, ye) in [
                 (a1, a2, b1, b2),
                 (a1, a2, b2, b1),
@@ -1062,7 +1063,7 @@ fn two_links(
                 let mark = f.mark();
                 f.push_mask(targets, d);
                 f.cells.extend([xe as u8, x as u8, y as u8, ye as u8]);
-                let unit = |(kind, a, _): (usize, usize, usize)| CELL_UNITS[a][kind];
+                let unit = |(kind, a, _): (u8, u8, u8)| CELL_UNITS[a as usize][kind as usize];
                 let houses = 1 << unit(links[i]) | 1 << unit(links[j]);
                 f.pattern(mark, houses, 1 << d);
             }
