@@ -410,16 +410,25 @@ impl Pencilmarks {
         let mut held = [0u16; 27];
         let mut seen = [0u128; 10];
         let mut clash = false;
-        let mut empty = 0u128;
         for (c, &v) in cells.iter().enumerate() {
             let bit = (1u16 << v) >> 1;
             for &u in &CELL_UNITS[c] {
                 clash |= held[u as usize] & bit != 0;
                 held[u as usize] |= bit;
             }
-            seen[v as usize] |= PEERS[c] | 1 << c;
-            empty |= u128::from(v == 0) << c;
+            // A given is no place of any digit: its own bit needs no setting.
+            seen[v as usize] |= PEERS[c];
         }
+        // The holes, in two words (a shift of a `u128` by a variable costs a
+        // branch or several instructions).
+        let (mut low, mut high) = (0u64, 0u64);
+        for (c, &v) in cells[..64].iter().enumerate() {
+            low |= u64::from(v == 0) << c;
+        }
+        for (c, &v) in cells[64..].iter().enumerate() {
+            high |= u64::from(v == 0) << c;
+        }
+        let empty = u128::from(high) << 64 | u128::from(low);
         for (c, &v) in cells.iter().enumerate() {
             let [r, k, x] = CELL_UNITS[c].map(usize::from);
             self.cand[c] = !(held[r] | held[k] | held[x]) & (u16::from(v == 0) * 0x1ff);
