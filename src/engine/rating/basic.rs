@@ -1672,12 +1672,14 @@ fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, fresh: u128) -> u8 
         let mut n = 0;
         // With an unchanged pivot, a wing needs one of the changed cells, the last
         // of which ends the search.
-        let mut fresh_end = 0;
+        let (mut fresh_end, mut fresh_wings) = (0, 0u32);
         for c in Cells128(PEERS[pivot] & small) {
             if digit_count(b.cand[c] | pc) <= size {
+                let changed = fresh >> c & 1 != 0;
+                fresh_wings |= u32::from(changed) << n;
                 wings[n] = c;
                 n += 1;
-                if fresh >> c & 1 != 0 {
+                if changed {
                     fresh_end = n;
                 }
             }
@@ -1695,7 +1697,7 @@ fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, fresh: u128) -> u8 
             size: size as usize,
             base,
             wings: &wings[..n],
-            fresh,
+            fresh: fresh_wings,
             fresh_end,
             cells: &mut cells,
             with,
@@ -1712,9 +1714,9 @@ struct WingSearch<'a> {
     size: usize,
     base: u8,
     wings: &'a [usize],
-    /// The cells changed since the finder last found nothing, and the end of the
-    /// last of them in `wings`.
-    fresh: u128,
+    /// The wings changed since the finder last found nothing (bit `i` for
+    /// `wings[i]`), and the end of the last of them in `wings`.
+    fresh: u32,
     fresh_end: usize,
     cells: &'a mut [usize; 5],
     /// Per digit, the pattern's cells holding it.
@@ -1754,7 +1756,7 @@ impl WingSearch<'_> {
                 break;
             }
             let c = self.wings[i];
-            let fresh = self.fresh >> c & 1 != 0;
+            let fresh = self.fresh >> i & 1 != 0;
             if stale && !fresh && k + 1 == self.size {
                 continue;
             }
