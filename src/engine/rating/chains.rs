@@ -2687,6 +2687,87 @@ mod tests {
         );
     }
 
+    /// [`x_refutes`] answers what an unbounded X-chain search from the candidate
+    /// finds, on every board that reaches the chains of the rating paths of 1,250
+    /// minimal puzzles (where earlier techniques leave no X-chain) and of four
+    /// puzzles whose paths take one (three of `se-rated.txt`'s 6.x, one of qqwing's).
+    #[test]
+    fn x_refutes_is_the_unbounded_x_search() {
+        let mut chains = Chains::new();
+        let (mut refuted, mut not) = (0u32, 0u32);
+        let lines = include_str!("../../../data/qqwing-10k.txt")
+            .lines()
+            .step_by(8);
+        let with_x_chains = [
+            "16......9..39....7..4...28....485.2....7.6....7.219....29...1..3....79..7......38",
+            ".8.6...3.4.....5.6..2..5...6...73...83..6..71...98...4...4..6..1.3.....7.4...9.8.",
+            ".1.48....3.65.1..2.5..2.4..681.....................153..8.3..4.2..8.47.1....62.3.",
+            "5.2..8..14...7.25..91....4...953..........3....49.7..5.3.2..9.............7.51...",
+        ];
+        each_path_board_of(lines.chain(with_x_chains), |board, step, line| {
+            if step.rating < 65 {
+                return;
+            }
+            chains.work.strong.compute(board);
+            for c in Cells128(board.empty) {
+                for d in Bits(board.cand[c] as u32) {
+                    let n = 9 * c + d;
+                    let (p, w) = (&mut chains.scratch, &mut chains.work);
+                    propagate(
+                        board,
+                        p,
+                        w,
+                        n,
+                        true,
+                        Mode::StaticX,
+                        Until::Refuted(usize::MAX),
+                    );
+                    let found = has(&p.off, n);
+                    assert_eq!(x_refutes(board, &w.strong, n), found, "{line}: {n}");
+                    refuted += u32::from(found);
+                    not += u32::from(!found);
+                }
+            }
+        });
+        assert!(refuted >= 4 && not > 1_000, "{refuted} refuted, {not} not");
+    }
+
+    /// A candidate whose shortest static chain [`Reach::hops`] measured at h
+    /// on-to-on links is refuted by a search that may reach depth 2 h + 1, and
+    /// not by one that stops a node short: what lets `unary` skip a search whose
+    /// depth bound is below 2 h + 1.
+    #[test]
+    fn a_search_finds_the_shortest_chain_exactly_at_depth_2h_plus_1() {
+        let mut chains = Chains::new();
+        let mut checked = 0u32;
+        each_path_board(8, |board, step, line| {
+            if step.rating < 65 {
+                return;
+            }
+            chains.work.strong.compute(board);
+            chains.reach.compute(board, &chains.work.strong);
+            let refuted: Vec<u16> = Cells128(board.empty)
+                .flat_map(|c| Bits(board.cand[c] as u32).map(move |d| (9 * c + d) as u16))
+                .filter(|&n| chains.reach.refutes(board, n as usize))
+                .collect();
+            let mut hops = Vec::new();
+            chains.reach.hops(board, &refuted, &mut hops);
+            for (&n, &h) in refuted.iter().zip(&hops) {
+                if h == u8::MAX {
+                    continue;
+                }
+                let n = n as usize;
+                for (depth, reached) in [(2 * h as usize + 1, true), (2 * h as usize, false)] {
+                    let (p, w) = (&mut chains.scratch, &mut chains.work);
+                    propagate(board, p, w, n, true, Mode::Static, Until::Refuted(depth));
+                    assert_eq!(has(&p.off, n), reached, "{line}: {n} at depth {depth}");
+                }
+                checked += 1;
+            }
+        });
+        assert!(checked > 1_000, "{checked} candidates");
+    }
+
     fn solution_of(line: &str) -> [u8; 81] {
         use crate::engine::nxn::solve::nine::{solve, Verdict};
         match solve(&parse_line(line.trim(), 1).unwrap()) {
