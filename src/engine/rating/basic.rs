@@ -377,11 +377,18 @@ pub(crate) fn hidden_single(b: &Pencilmarks, f: &mut Found) -> bool {
 /// a step of 1.5 exactly when the closure under full houses and box singles is not
 /// that state (a step of 1.2 when the closure under full houses is not, 1.0 when
 /// the start is not). Only the units whose candidates changed are looked at again.
+///
+/// The units looked at first are those changed since the board's stamps were last
+/// brought up to date ([`Pencilmarks::stamp`]; all of them after a load). The
+/// rater calls this after a load, and between its steps on a board where it last
+/// ran to the end before the step's finders stamped it: a unit the step did not
+/// change holds no single then, so only the step's units can start one.
 pub(crate) fn singles(b: &mut Pencilmarks) -> u8 {
     const LINES: u32 = (1 << 18) - 1;
     const BOX_UNITS: u32 = ((1 << 27) - 1) & !LINES;
     let mut hardest = 0;
-    let (mut houses, mut boxes, mut lines) = ((1u32 << 27) - 1, BOX_UNITS, LINES);
+    let start = b.dirty_units;
+    let (mut houses, mut boxes, mut lines) = (start, start & BOX_UNITS, start & LINES);
     loop {
         let mut changed = 0;
         for u in Bits(std::mem::take(&mut houses)) {
