@@ -1757,19 +1757,38 @@ fn propagate(
     mode: Mode,
     until: Until,
 ) {
-    if matches!(
-        mode,
-        Mode::Forcing | Mode::Nishio | Mode::Dynamic | Mode::Plus
-    ) {
+    match mode {
+        Mode::Static => propagate_static::<STATIC>(b, p, w, start, start_on, until),
+        Mode::StaticX => propagate_static::<STATIC_X>(b, p, w, start, start_on, until),
+        Mode::StaticY => propagate_static::<STATIC_Y>(b, p, w, start, start_on, until),
         // These levels only ever look for the first contradiction.
-        debug_assert!(until == Until::Contradiction);
-        return propagate_se(b, p, w, (start, start_on), mode);
+        Mode::Forcing | Mode::Nishio | Mode::Dynamic | Mode::Plus => {
+            debug_assert!(until == Until::Contradiction);
+            propagate_se(b, p, w, (start, start_on), mode)
+        }
     }
+}
+
+/// [`Mode::Static`], [`Mode::StaticX`] and [`Mode::StaticY`] as the constant
+/// parameter of [`propagate_static`], so that each gets its own loop.
+const STATIC: u8 = 0;
+const STATIC_X: u8 = 1;
+const STATIC_Y: u8 = 2;
+
+/// [`propagate`] at the static levels, breadth first.
+fn propagate_static<const MODE: u8>(
+    b: &Pencilmarks,
+    p: &mut Prop,
+    w: &mut Work,
+    start: usize,
+    start_on: bool,
+    until: Until,
+) {
     p.on = [0; 9];
     p.off = [0; 9];
     p.contra = NONE;
-    let cells_link = mode != Mode::StaticX;
-    let units_link = mode != Mode::StaticY;
+    let cells_link = MODE != STATIC_X;
+    let units_link = MODE != STATIC_Y;
     let mut tail = 0usize;
     // Marks node (c, d) and queues it; records a clash as the contradiction.
     macro_rules! mark {
@@ -1796,21 +1815,20 @@ fn propagate(
     let mut head = 0;
     // Breadth first: the queue holds one depth after another.
     let (mut depth, mut depth_end) = (0, tail);
+    let max_depth = match until {
+        Until::Contradiction => usize::MAX,
+        Until::Refuted(max) | Until::Depth(max) => max,
+    };
+    if max_depth == 0 {
+        return;
+    }
     while head < tail {
         if head == depth_end {
             depth += 1;
             depth_end = tail;
-        }
-        let done = match until {
-            Until::Contradiction => p.contra != NONE,
-            Until::Refuted(max) => {
-                depth >= max
-                    || p.contra != NONE && has(if start_on { &p.off } else { &p.on }, start)
+            if depth >= max_depth {
+                return;
             }
-            Until::Depth(max) => depth >= max,
-        };
-        if done {
-            return;
         }
         let e = w.queue[head];
         head += 1;
@@ -1827,8 +1845,8 @@ fn propagate(
             // (on bivalue cells for Y-cycles, with a strong link for mixed ones).
             // A static search for "start on ⇒ start off" reads those and the
             // start off.
-            let through = match (mode, until) {
-                (Mode::StaticY, _) => w.strong.bivalue,
+            let through = match (MODE, until) {
+                (STATIC_Y, _) => w.strong.bivalue,
                 (_, Until::Depth(_)) => w.strong.linked[d],
                 (_, Until::Refuted(_)) => {
                     let target = start_on && d == start % 9;
@@ -1864,6 +1882,16 @@ fn propagate(
                     mark!(on / 9, on % 9, true, cause);
                 }
             }
+        }
+        // Only marks change these, so they are read after each expansion.
+        let done = match until {
+            Until::Contradiction => p.contra != NONE,
+            // The start's other polarity is marked: a clash, the first or a later one.
+            Until::Refuted(_) => has(if start_on { &p.off } else { &p.on }, start),
+            Until::Depth(_) => false,
+        };
+        if done {
+            return;
         }
     }
 }
