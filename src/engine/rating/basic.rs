@@ -1945,11 +1945,17 @@ fn aligned_with(
         // The excluders: per digit `d`, the digits `x` such that `{d, x}` is a
         // two-candidate excluder's (the two values leave it none, one of them rules
         // the other out of the third cell); the three-candidate ones as they are.
+        // An excluder with a digit none of the three holds never loses all its
+        // candidates to them: it rules nothing out, and is left out.
+        let digits = b.cand[a] | b.cand[bb] | b.cand[c];
         let mut pair = [0u16; 9];
         let mut n3 = 0;
         let mut union = 0u16;
         for e in Cells128(common) {
             let m = b.cand[e];
+            if m & !digits != 0 {
+                continue;
+            }
             union |= m;
             if m.count_ones() == 2 {
                 let (p, q) = (m.trailing_zeros(), 15 - m.leading_zeros());
@@ -1961,16 +1967,26 @@ fn aligned_with(
             }
         }
         // A value of one cell survives when the other two have values no excluder
-        // holds, distinct from it and from each other: two and three such values
-        // always leave one. When that holds for all three cells, nothing goes.
+        // holds, distinct from it where they share a unit with its cell, and
+        // from each other where they share one: of one of them, one value more
+        // than the cells it must differ from, and then of the other, one more than
+        // those. When that holds for all three cells, nothing goes.
         let free = |x: usize| digit_count(b.cand[x] & !union);
         let (fa, fb, fc) = (free(a), free(bb), free(c));
-        let survives = |y: u32, z: u32| y >= 2 && z >= 3 || y >= 3 && z >= 2;
-        if survives(fb, fc) && survives(fa, fc) && survives(fa, fb) {
-            continue;
-        }
         let sees = |x: usize, y: usize| PEERS[x] >> y & 1 != 0;
         let (ab, ac, bc) = (sees(a, bb), sees(a, c), sees(bb, c));
+        // The other two cells' free values y and z, and whether the three pairs
+        // share a unit (the cell and y's, the cell and z's, y's and z's).
+        let survives = |y: u32, z: u32, xy: bool, xz: bool, yz: bool| {
+            let (xy, xz, yz) = (u32::from(xy), u32::from(xz), u32::from(yz));
+            y > xy && z > xz + yz || z > xz && y > xy + yz
+        };
+        if survives(fb, fc, ab, ac, bc)
+            && survives(fa, fc, ab, bc, ac)
+            && survives(fa, fb, ac, bc, ab)
+        {
+            continue;
+        }
         // The values of c left by `va` in a and `vb` in b: not `va` when a and c
         // share a unit, nor one that with it leaves a two-candidate excluder none;
         // the same for `vb`; and a three-candidate excluder holding both leaves c

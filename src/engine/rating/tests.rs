@@ -650,6 +650,82 @@ fn template_misses_by_search(b: &Pencilmarks, d: usize) -> u128 {
     b.pos[d] & !used
 }
 
+/// Aligned triplet exclusion by trying every choice: for any three cells of two
+/// candidates or more, one of which has at most three and sees another, with two
+/// excluders or more (cells of two or three candidates that see all three), each
+/// cell's values that no choice of the three allows, where two cells sharing a
+/// unit differ and every excluder keeps a candidate.
+fn aligned_by_search(b: &Pencilmarks) -> Vec<(u8, u8)> {
+    let sees = |x: usize, y: usize| PEERS[x] >> y & 1 != 0;
+    let small = |c: usize| (2..=3).contains(&b.cand[c].count_ones());
+    let excluders = (0..81).filter(|&c| small(c)).fold(0u128, |m, c| m | 1 << c);
+    let cells: Vec<usize> = (0..81).filter(|&c| b.cand[c].count_ones() >= 2).collect();
+    let mut out = Vec::new();
+    for (i, &a) in cells.iter().enumerate() {
+        for (j, &bb) in cells.iter().enumerate().skip(i + 1) {
+            for &c in &cells[j + 1..] {
+                let common = PEERS[a] & PEERS[bb] & PEERS[c] & excluders;
+                let joined = |x: usize, y: usize, z: usize| small(x) && (sees(x, y) || sees(x, z));
+                if common.count_ones() < 2
+                    || !(joined(a, bb, c) || joined(bb, a, c) || joined(c, a, bb))
+                {
+                    continue;
+                }
+                let mut ok = [0u16; 3];
+                for va in Bits(b.cand[a] as u32) {
+                    for vb in Bits(b.cand[bb] as u32) {
+                        for vc in Bits(b.cand[c] as u32) {
+                            let same = |x, y, vx, vy| sees(x, y) && vx == vy;
+                            if same(a, bb, va, vb) || same(a, c, va, vc) || same(bb, c, vb, vc) {
+                                continue;
+                            }
+                            let taken = 1u16 << va | 1 << vb | 1 << vc;
+                            if Cells128(common).any(|e| b.cand[e] & !taken == 0) {
+                                continue;
+                            }
+                            ok[0] |= 1 << va;
+                            ok[1] |= 1 << vb;
+                            ok[2] |= 1 << vc;
+                        }
+                    }
+                }
+                for (x, ok) in [a, bb, c].into_iter().zip(ok) {
+                    out.extend(Bits((b.cand[x] & !ok) as u32).map(|d| (x as u8, d as u8)));
+                }
+            }
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    out
+}
+
+/// [`basic::aligned_triplets`] removes exactly what trying every choice of every
+/// triplet does: its shortcuts (excluders holding a digit none of the three holds
+/// left out, the count of values no excluder holds) skip only triplets that rule
+/// nothing out.
+#[test]
+fn aligned_triplets_remove_what_no_choice_of_the_three_allows() {
+    let (mut boards, mut removing, mut removed) = (0, 0, 0);
+    let mut rater = Rater::new();
+    each_path_board(100, |b, _| {
+        let f = &mut rater.found;
+        f.clear();
+        basic::aligned_triplets(b, f, &mut basic::CellMemo::default());
+        let mut got = f.elims.clone();
+        got.sort_unstable();
+        got.dedup();
+        assert_eq!(got, aligned_by_search(b));
+        boards += 1;
+        removing += usize::from(!got.is_empty());
+        removed += got.len();
+    });
+    assert!(
+        boards > 1000 && removing > 20,
+        "{boards} boards, {removing} with eliminations ({removed})"
+    );
+}
+
 /// The template filter is exact where it matters: [`basic::template_misses`] is what
 /// trying every template gives, and every elimination of the one-digit finders (fish,
 /// turbot fish, empty rectangles, three strong links, grouped or not) is among its
