@@ -1772,12 +1772,14 @@ impl WingSearch<'_> {
             if digit_count(u) as usize > self.size {
                 continue;
             }
-            let mut l = loose;
-            for d in Bits(cand as u32) {
-                if self.with[d] & !PEERS[c] != 0 {
-                    l |= 1 << d;
+            // c's digits that a cell of the pattern c does not see holds too.
+            let mut unseen = 0u16;
+            for &x in &self.cells[..k] {
+                if PEERS[c] >> x & 1 == 0 {
+                    unseen |= self.b.cand[x];
                 }
             }
+            let l = loose | cand & unseen;
             if l.several() {
                 continue;
             }
