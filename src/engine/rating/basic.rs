@@ -1772,7 +1772,7 @@ impl WingSearch<'_> {
             if digit_count(u) as usize > self.size {
                 continue;
             }
-            // c's digits that a cell of the pattern c does not see holds too.
+            // A digit of c is loose when a pattern cell holding it does not see c.
             let mut unseen = 0u16;
             for &x in &self.cells[..k] {
                 if PEERS[c] >> x & 1 == 0 {
