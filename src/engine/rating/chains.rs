@@ -1261,9 +1261,9 @@ struct Reach {
     next_index: u16,
     /// [`Reach::hops`]' scratch, per node: the sources weakly linked to it, those
     /// that reached it, those that reached it at an odd and an even depth.
-    hop_weak: [u128; 729],
-    hop_seen: [u128; 729],
-    hop_depth: [[u128; 729]; 2],
+    hop_weak: [u64; 729],
+    hop_seen: [u64; 729],
+    hop_depth: [[u64; 729]; 2],
     /// The nodes reached at the current depth, at the next, and at any.
     hop_lists: [Vec<u16>; 3],
 }
@@ -1303,18 +1303,18 @@ impl Reach {
     /// through an off node: [`Reach::succ`]) from it on to an on node that switches
     /// it off, into `hops`; its shortest static chain "n on ⇒ … ⇒ n off" then has
     /// 2 h + 2 nodes, what a breadth-first [`propagate`] finds. One breadth-first
-    /// search for 128 sources at a time, a bit each, that stops once the chains
-    /// still to find would rate (even read as cycles) above the shortest found:
-    /// those left get `u8::MAX`.
+    /// search for 64 sources at a time (a machine word; a step has about 20), a bit
+    /// each, that stops once the chains still to find would rate (even read as
+    /// cycles) above the shortest it found: those left get `u8::MAX`.
     fn hops(&mut self, b: &Pencilmarks, sources: &[u16], hops: &mut Vec<u8>) {
         hops.clear();
         hops.resize(sources.len(), u8::MAX);
         let [mut active, mut next, mut seen] = std::mem::take(&mut self.hop_lists);
-        for (chunk, sources) in sources.chunks(128).enumerate() {
+        for (chunk, sources) in sources.chunks(64).enumerate() {
             active.clear();
             seen.clear();
             for (i, &n) in sources.iter().enumerate() {
-                let (n, bit) = (n as usize, 1u128 << i);
+                let (n, bit) = (n as usize, 1u64 << i);
                 for w in weakly_linked(b, n) {
                     self.hop_weak[w] |= bit;
                 }
@@ -1325,8 +1325,8 @@ impl Reach {
                 self.hop_depth[0][n] |= bit;
                 active.push(n as u16);
             }
-            let all = u128::MAX >> (128 - sources.len());
-            let mut done = 0u128;
+            let all = u64::MAX >> (64 - sources.len());
+            let mut done = 0u64;
             let (mut depth, mut first) = (0u8, 0u8);
             while !active.is_empty() && done != all && depth < u8::MAX - 1 {
                 // A chain found at the next depth rates at least 7.0 + the increment
@@ -1368,8 +1368,8 @@ impl Reach {
                 for &y in &next {
                     let y = y as usize;
                     let got = reached[y] & self.hop_weak[y] & !done;
-                    for i in Cells128(got) {
-                        hops[128 * chunk + i] = depth;
+                    for i in Bits64(got) {
+                        hops[64 * chunk + i] = depth;
                     }
                     if done == 0 && got != 0 {
                         first = depth;
