@@ -671,6 +671,13 @@ impl Chains {
                     if 70 + length_increment((2 * h).saturating_sub(2)) > lowest {
                         continue;
                     }
+                    // Read as a chain it rates above the lowest, so only its cycle
+                    // could tie: none can close, no search (most such candidates).
+                    if 70 + length_increment(2 * h) > lowest
+                        && !self.reach.may_close_cycle(b, &self.work.strong, n)
+                    {
+                        continue;
+                    }
                 }
                 // Most candidates have no X-chain at all: a closure over the digit's
                 // places (no parents, no queue) says so before the search.
@@ -1493,6 +1500,24 @@ impl Reach {
             self.on_stack[v >> 6] &= !(1 << (v & 63));
         }
         self.depth = top;
+    }
+
+    /// Whether a static chain "n on ⇒ A off ⇒ X on ⇒ … ⇒ Z on ⇒ n off" can be a
+    /// cycle with n outside it ([`closes_cycle`]): A and Z places of n's digit
+    /// among n's peers that see each other, A with a strong link to X. The loop
+    /// X on ⇒ … ⇒ Z on ⇒ A off ⇒ X on then puts X and Z in one component of the
+    /// closure; when no such A, X and Z are, no chain from n closes a cycle.
+    fn may_close_cycle(&self, b: &Pencilmarks, strong: &Strong, n: usize) -> bool {
+        let (c, d) = (n / 9, n % 9);
+        let places = PEERS[c] & b.pos[d];
+        Cells128(places & strong.linked[d]).any(|a| {
+            let zs = places & PEERS[a];
+            zs != 0
+                && strong.from(9 * a + d).iter().any(|&(x, _)| {
+                    let root = self.root[x as usize];
+                    Cells128(zs).any(|z| self.root[9 * z + d] == root)
+                })
+        })
     }
 
     /// Whether "n on" statically reaches "n off": some node it switches on is
@@ -2794,6 +2819,51 @@ mod tests {
             }
         });
         assert!(checked > 1_000, "{checked} candidates");
+    }
+
+    /// [`Reach::may_close_cycle`] is a necessary condition: every static chain
+    /// the search finds that [`closes_cycle`] reads as a cycle is from a candidate
+    /// it lets through (and it turns most candidates away).
+    #[test]
+    fn a_chain_closes_a_cycle_only_where_may_close_cycle_says_it_can() {
+        let mut chains = Chains::new();
+        let (mut cycles, mut turned_away, mut searched) = (0u32, 0u32, 0u32);
+        each_path_board(8, |board, step, line| {
+            if step.rating < 65 {
+                return;
+            }
+            chains.work.strong.compute(board);
+            chains.reach.compute(board, &chains.work.strong);
+            for c in Cells128(board.empty) {
+                for d in Bits(board.cand[c] as u32) {
+                    let n = 9 * c + d;
+                    if !chains.reach.refutes(board, n) {
+                        continue;
+                    }
+                    let (p, w) = (&mut chains.scratch, &mut chains.work);
+                    propagate(
+                        board,
+                        p,
+                        w,
+                        n,
+                        true,
+                        Mode::Static,
+                        Until::Refuted(usize::MAX),
+                    );
+                    assert!(has(&p.off, n), "{line}: {n} refuted");
+                    let may = chains.reach.may_close_cycle(board, &w.strong, n);
+                    let closes = closes_cycle(board, p, n);
+                    assert!(may || !closes, "{line}: {n} closes a cycle");
+                    cycles += u32::from(closes);
+                    turned_away += u32::from(!may);
+                    searched += 1;
+                }
+            }
+        });
+        assert!(
+            cycles > 50 && 2 * turned_away > searched,
+            "{cycles} cycles, {turned_away} of {searched} turned away"
+        );
     }
 
     fn solution_of(line: &str) -> [u8; 81] {
