@@ -1252,6 +1252,12 @@ impl Chains {
 /// successors' sets. Fixed buffers: no allocation per step.
 struct Reach {
     succ: [Set729; 729],
+    /// The same successors as lists, in one buffer: node n's are
+    /// `succ_list[succ_at[n] as usize..][..succ_len[n] as usize]` (what the
+    /// searches walk, where the sets are mostly empty words).
+    succ_list: Vec<u16>,
+    succ_at: [u32; 729],
+    succ_len: [u16; 729],
     /// By digit, as a propagation's sets are ([`Nodes`]): a branch's outcome is
     /// its node's set as it is.
     reach: [Nodes; 729],
@@ -1290,6 +1296,11 @@ impl Reach {
     fn new() -> Self {
         Reach {
             succ: [[0; 12]; 729],
+            // Room for five times the most links any step of `se-rated.txt`
+            // has (799); a step that needs more grows it once, for good.
+            succ_list: Vec::with_capacity(4096),
+            succ_at: [0; 729],
+            succ_len: [0; 729],
             reach: [[0; 9]; 729],
             cyclic: [0; 12],
             root: [0; 729],
@@ -1355,20 +1366,19 @@ impl Reach {
                 for &x in &active {
                     let x = x as usize;
                     let from = std::mem::take(&mut front[x]);
-                    for (k, &word) in self.succ[x].iter().enumerate() {
-                        for bit in Bits64(word) {
-                            let y = 64 * k + bit;
-                            let new = from & !self.hop_seen[y];
-                            if new != 0 {
-                                if reached[y] == 0 {
-                                    next.push(y as u16);
-                                }
-                                if self.hop_seen[y] == 0 {
-                                    seen.push(y as u16);
-                                }
-                                reached[y] |= new;
-                                self.hop_seen[y] |= new;
+                    let at = self.succ_at[x] as usize;
+                    for &y in &self.succ_list[at..at + self.succ_len[x] as usize] {
+                        let y = y as usize;
+                        let new = from & !self.hop_seen[y];
+                        if new != 0 {
+                            if reached[y] == 0 {
+                                next.push(y as u16);
                             }
+                            if self.hop_seen[y] == 0 {
+                                seen.push(y as u16);
+                            }
+                            reached[y] |= new;
+                            self.hop_seen[y] |= new;
                         }
                     }
                 }
@@ -1406,14 +1416,20 @@ impl Reach {
         self.cyclic = [0; 12];
         self.depth = 0;
         self.next_index = 0;
+        self.succ_list.clear();
         for c in Cells128(b.empty) {
             for d in Bits(b.cand[c] as u32) {
                 let mut succ = [0u64; 12];
+                let at = self.succ_list.len();
+                let list = &mut self.succ_list;
                 // Weak links of (c, d) on: the cell's other candidates, d's other
                 // places among c's peers; then each one's strong links.
                 let mut add = |off: usize| {
                     for &(on, _) in strong.from(off) {
-                        set(&mut succ, on as usize);
+                        if !get(&succ, on as usize) {
+                            set(&mut succ, on as usize);
+                            list.push(on);
+                        }
                     }
                 };
                 for e in Bits((b.cand[c] & !(1 << d)) as u32) {
@@ -1422,7 +1438,10 @@ impl Reach {
                 for q in Cells128(PEERS[c] & b.pos[d]) {
                     add(9 * q + d);
                 }
-                self.succ[9 * c + d] = succ;
+                let n = 9 * c + d;
+                self.succ[n] = succ;
+                self.succ_at[n] = at as u32;
+                self.succ_len[n] = (self.succ_list.len() - at) as u16;
             }
         }
         for c in Cells128(b.empty) {
@@ -1441,16 +1460,14 @@ impl Reach {
         self.stack[self.depth] = u as u16;
         self.depth += 1;
         set(&mut self.on_stack, u);
-        let succ = self.succ[u];
-        for (w, &word) in succ.iter().enumerate() {
-            for bit in Bits64(word) {
-                let v = 64 * w + bit;
-                if self.index[v] == UNSEEN {
-                    self.visit(v);
-                    self.low[u] = self.low[u].min(self.low[v]);
-                } else if get(&self.on_stack, v) {
-                    self.low[u] = self.low[u].min(self.index[v]);
-                }
+        let at = self.succ_at[u] as usize;
+        for i in at..at + self.succ_len[u] as usize {
+            let v = self.succ_list[i] as usize;
+            if self.index[v] == UNSEEN {
+                self.visit(v);
+                self.low[u] = self.low[u].min(self.low[v]);
+            } else if get(&self.on_stack, v) {
+                self.low[u] = self.low[u].min(self.index[v]);
             }
         }
         if self.low[u] != self.index[u] {
