@@ -1695,10 +1695,6 @@ fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, fresh: u128) -> u8 
             continue;
         }
         cells[0] = pivot;
-        let mut with = [0u128; 9];
-        for d in Bits(pc as u32) {
-            with[d] = 1 << pivot;
-        }
         let mut search = WingSearch {
             b,
             size: size as usize,
@@ -1707,7 +1703,6 @@ fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, fresh: u128) -> u8 
             fresh: fresh_wings,
             fresh_end,
             cells: &mut cells,
-            with,
             best: &mut best,
         };
         search.extend(f, 1, 0, pc, 0, !pivot_fresh);
@@ -1725,9 +1720,8 @@ struct WingSearch<'a> {
     /// `wings[i]`), and the end of the last of them in `wings`.
     fresh: u32,
     fresh_end: usize,
+    /// The pattern's cells, the pivot first.
     cells: &'a mut [usize; 5],
-    /// Per digit, the pattern's cells holding it.
-    with: [u128; 9],
     best: &'a mut u8,
 }
 
@@ -1772,9 +1766,10 @@ impl WingSearch<'_> {
             if digit_count(u) as usize > self.size {
                 continue;
             }
-            // A digit of c is loose when a pattern cell holding it does not see c.
+            // A digit of c is loose when a pattern cell holding it does not see c
+            // (the pivot, cells[0], sees every wing).
             let mut unseen = 0u16;
-            for &x in &self.cells[..k] {
+            for &x in &self.cells[1..k] {
                 if PEERS[c] >> x & 1 == 0 {
                     unseen |= self.b.cand[x];
                 }
@@ -1783,45 +1778,36 @@ impl WingSearch<'_> {
             if l.several() {
                 continue;
             }
-            for d in Bits(cand as u32) {
-                self.with[d] |= 1 << c;
-            }
+            self.cells[k] = c;
             // With z known, more cells only shrink the cells that see all of z's:
             // none left, no wing.
-            if l != 0 {
-                let z = l.trailing_zeros() as usize;
-                let zs = self.with[z];
-                let mut targets = self.b.pos[z] & !zs;
-                for zc in Cells128(zs) {
-                    targets &= PEERS[zc];
-                }
-                if targets == 0 {
-                    for d in Bits(cand as u32) {
-                        self.with[d] &= !(1u128 << c);
-                    }
-                    continue;
-                }
+            if l != 0 && self.targets(k + 1, l.trailing_zeros() as usize) == 0 {
+                continue;
             }
-            self.cells[k] = c;
             self.extend(f, k + 1, i + 1, u, l, stale && !fresh);
-            for d in Bits(cand as u32) {
-                self.with[d] &= !(1u128 << c);
-            }
         }
     }
 
-    /// A complete pattern whose one loose digit is `z` (its cells in `with[z]`).
+    /// The places of digit `z` that see every cell of the pattern's first `k`
+    /// holding it (none of which is one: a cell is not its own peer).
+    fn targets(&self, k: usize, z: usize) -> u128 {
+        let mut targets = self.b.pos[z];
+        for &x in &self.cells[..k] {
+            if self.b.cand[x] >> z & 1 != 0 {
+                targets &= PEERS[x];
+            }
+        }
+        targets
+    }
+
+    /// A complete pattern whose one loose digit is `z`.
     fn check(&mut self, f: &mut Found, z: usize) {
         let b = self.b;
-        let cells = &self.cells[..self.size];
-        let with = self.with[z];
-        let mut targets = b.pos[z] & !with;
-        for c in Cells128(with) {
-            targets &= PEERS[c];
-        }
+        let targets = self.targets(self.size, z);
         if targets == 0 {
             return;
         }
+        let cells = &self.cells[..self.size];
         let biggest = cells
             .iter()
             .map(|&c| digit_count(b.cand[c]) as i32)
