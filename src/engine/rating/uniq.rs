@@ -73,6 +73,7 @@ pub(crate) fn loops(b: &Pencilmarks, f: &mut Found, memo: &mut LoopMemo) -> bool
                 continue;
             }
             let pair = (1u16 << a) | (1u16 << bd);
+            let members = loop_core(members);
             search.pair = pair;
             search.members = members;
             search.closed_any = false;
@@ -95,6 +96,28 @@ pub(crate) fn loops(b: &Pencilmarks, f: &mut Found, memo: &mut LoopMemo) -> bool
         memo.no_loop = no_loop;
     }
     memo.cells.remember(found, b)
+}
+
+/// The cells of `members` a loop of them can use: each of a loop cell's row, column
+/// and box holds another loop cell, so a cell that has no other member in one of
+/// its units is no loop's, and is dropped, until every cell left has (often none).
+fn loop_core(mut members: u128) -> u128 {
+    loop {
+        let mut core = members;
+        for c in Cells128(members) {
+            let others = members & !(1u128 << c);
+            if CELL_UNITS[c]
+                .iter()
+                .any(|&u| others & UNIT_MASK[u as usize] == 0)
+            {
+                core &= !(1u128 << c);
+            }
+        }
+        if core == members {
+            return core;
+        }
+        members = core;
+    }
 }
 
 /// The longest loop: every cell visits three units, every visited unit holds two
@@ -631,4 +654,28 @@ fn bug_type_3(b: &Pencilmarks, f: &mut Found, cells: u128, all: u16) -> bool {
         }
     }
     best != u8::MAX && f.elim(Technique::Bug, best)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::loop_core;
+
+    fn mask(cells: &[usize]) -> u128 {
+        cells.iter().fold(0, |m, &c| m | 1u128 << c)
+    }
+
+    /// A rectangle keeps its four cells; a cell alone in a unit goes, and so does
+    /// one whose only partner in a unit went (the second round).
+    #[test]
+    fn the_loop_core_keeps_loops_and_drops_cells_without_partners() {
+        let rectangle = [0, 3, 9, 12];
+        assert_eq!(loop_core(mask(&rectangle)), mask(&rectangle));
+        // r6c1 is alone in its row. r7c7 has r7c6 in its row and box and r8c7 in
+        // its column and box, but r7c6 is alone in its column and r8c7 in its
+        // row: they go first, then r7c7.
+        let strays = [55, 69, 70, 79];
+        let all: Vec<usize> = rectangle.iter().chain(&strays).copied().collect();
+        assert_eq!(loop_core(mask(&all)), mask(&rectangle));
+        assert_eq!(loop_core(mask(&strays)), 0);
+    }
 }
