@@ -124,35 +124,26 @@ pub(crate) fn skip_filled_units(
 /// solution is one filling. Another that puts in cell x the solution digit of cell
 /// y must put y's elsewhere, and so on: a cycle of cells, each taking the next
 /// one's solution digit, back to x. So x's candidate is used when y leads back to
-/// x in the graph of "holds the solution digit of".
+/// x in the graph of "holds the solution digit of", here on the cells' solution
+/// digits (each empty cell's is its own): digit x leads to the other candidates of
+/// the cell whose solution it is.
 pub(crate) fn every_candidate_fills(b: &Pencilmarks, solution: &[u8; 81], u: usize) -> bool {
-    let (mut cells, mut index, mut n) = ([0usize; 9], [0u8; 9], 0);
-    for &c in &UNIT_CELLS[u] {
-        let c = c as usize;
-        if b.empty >> c & 1 != 0 {
-            index[solution[c] as usize - 1] = n as u8;
-            cells[n] = c;
-            n += 1;
-        }
-    }
-    // Cell i holds the solution digit of the cells in next[i].
+    // A set cell has no candidates: its digit leads nowhere, and none leads to it.
     let mut next = [0u16; 9];
-    for i in 0..n {
-        let c = cells[i];
-        for e in Bits((b.cand[c] & !(1 << (solution[c] - 1))) as u32) {
-            next[i] |= 1 << index[e];
-        }
+    for &c in &UNIT_CELLS[u] {
+        let x = solution[c as usize] as usize - 1;
+        next[x] = b.cand[c as usize] & !(1 << x);
     }
     // Warshall's closure, without a branch on the data (it would mispredict half
     // the time).
     let mut reach = next;
-    for k in 0..n {
+    for k in 0..9 {
         let via = reach[k];
-        for r in reach[..n].iter_mut() {
+        for r in reach.iter_mut() {
             *r |= via & 0u16.wrapping_sub(*r >> k & 1);
         }
     }
-    (0..n).all(|i| Bits(next[i] as u32).all(|j| reach[j] >> i & 1 != 0))
+    (0..9).all(|x| Bits(next[x] as u32).all(|y| reach[y] >> x & 1 != 0))
 }
 
 /// The finders of [`Memo::digits`] whose result depends on one digit's places alone:
