@@ -214,6 +214,9 @@ struct Strong {
     bivalue: u128,
     /// Per digit, the cells whose node has a strong link.
     linked: [u128; 9],
+    /// Per candidate node, its digit's other places in the units where it has two
+    /// (the cells of its strong links by unit).
+    conj: [u128; 729],
 }
 
 impl Strong {
@@ -223,7 +226,7 @@ impl Strong {
         for c in Cells128(b.empty) {
             for d in Bits(b.cand[c] as u32) {
                 let n = 9 * c + d;
-                let mut k = 0;
+                let (mut k, mut conj) = (0, 0u128);
                 if b.cand[c].two() {
                     self.bivalue |= 1 << c;
                     let e = (b.cand[c] & !(1 << d)).trailing_zeros() as usize;
@@ -236,9 +239,11 @@ impl Strong {
                         let other = (places & !(1u128 << c)).trailing_zeros() as usize;
                         self.to[n][k] = ((9 * other + d) as u16, CAUSE_UNIT + u as u16);
                         k += 1;
+                        conj |= 1 << other;
                     }
                 }
                 self.len[n] = k as u8;
+                self.conj[n] = conj;
                 if k != 0 {
                     self.linked[d] |= 1 << c;
                 }
@@ -444,6 +449,7 @@ impl Chains {
                     len: [0; 729],
                     bivalue: 0,
                     linked: [0; 9],
+                    conj: [0; 729],
                 },
                 plus: Vec::new(),
             }),
@@ -1251,7 +1257,9 @@ impl Chains {
 /// after the ones it reaches) lets each component's set be the union of its
 /// successors' sets. Fixed buffers: no allocation per step.
 struct Reach {
-    succ: [Set729; 729],
+    /// Each node's successors, by digit (built with a few masks per node, from
+    /// [`Strong`]'s unit partners and the bivalue cells).
+    succ: [Nodes; 729],
     /// The same successors as lists, in one buffer: node n's are
     /// `succ_list[succ_at[n] as usize..][..succ_len[n] as usize]` (what the
     /// searches walk, where the sets are mostly empty words).
@@ -1295,7 +1303,7 @@ const UNSEEN: u16 = u16::MAX;
 impl Reach {
     fn new() -> Self {
         Reach {
-            succ: [[0; 12]; 729],
+            succ: [[0; 9]; 729],
             // Room for five times the most links any step of `se-rated.txt`
             // has (799); a step that needs more grows it once, for good.
             succ_list: Vec::with_capacity(4096),
@@ -1418,25 +1426,33 @@ impl Reach {
         self.next_index = 0;
         self.succ_list.clear();
         for c in Cells128(b.empty) {
+            let bivalue = strong.bivalue >> c & 1;
             for d in Bits(b.cand[c] as u32) {
-                let mut succ = [0u64; 12];
-                let at = self.succ_list.len();
-                let list = &mut self.succ_list;
-                // Weak links of (c, d) on: the cell's other candidates, d's other
-                // places among c's peers; then each one's strong links.
-                let mut add = |off: usize| {
-                    for &(on, _) in strong.from(off) {
-                        if !get(&succ, on as usize) {
-                            set(&mut succ, on as usize);
-                            list.push(on);
-                        }
-                    }
-                };
+                // Weak links of (c, d) on, then each one's strong links. The cell's
+                // other candidates off: their digits' other places in the units
+                // where they have two, and (c, d) itself when the cell is bivalue.
+                let mut succ: Nodes = [0; 9];
                 for e in Bits((b.cand[c] & !(1 << d)) as u32) {
-                    add(9 * c + e);
+                    succ[e] |= strong.conj[9 * c + e];
                 }
-                for q in Cells128(PEERS[c] & b.pos[d]) {
-                    add(9 * q + d);
+                succ[d] |= bivalue << c;
+                // d's places among c's peers off: the other candidate of those that
+                // are bivalue, and d's other places in their units where it has two.
+                let peers = PEERS[c] & b.pos[d];
+                let pairs = peers & strong.bivalue;
+                let own = succ[d];
+                for (s, pos) in succ.iter_mut().zip(&b.pos) {
+                    *s |= pairs & pos;
+                }
+                succ[d] = own;
+                for q in Cells128(peers & strong.linked[d]) {
+                    succ[d] |= strong.conj[9 * q + d];
+                }
+                let at = self.succ_list.len();
+                for (e, &cells) in succ.iter().enumerate() {
+                    for q in Cells128(cells) {
+                        self.succ_list.push((9 * q + e) as u16);
+                    }
                 }
                 let n = 9 * c + d;
                 self.succ[n] = succ;
@@ -1488,21 +1504,33 @@ impl Reach {
         }
         // The members' successors, each once (an edge at a time, a large
         // component would OR the same sets over and over).
-        let mut next = [0u64; 12];
-        for &v in &self.stack[top..self.depth] {
-            for (n, s) in next.iter_mut().zip(&self.succ[v as usize]) {
-                *n |= s;
+        // A node already in the set came with its own reach (every reach set
+        // holds its node): members, or reached by another.
+        let absorb = |all: &mut Nodes, x: usize| {
+            if !has(all, x) {
+                for (a, r) in all.iter_mut().zip(&self.reach[x]) {
+                    *a |= r;
+                }
             }
-        }
-        for (w, &word) in next.iter().enumerate() {
-            for bit in Bits64(word) {
-                let x = 64 * w + bit;
-                // A node already in the set came with its own reach (every reach
-                // set holds its node): members, or reached by another.
-                if !has(&all, x) {
-                    for (a, r) in all.iter_mut().zip(&self.reach[x]) {
-                        *a |= r;
-                    }
+        };
+        if top + 1 == self.depth {
+            // One member (most components): its successors, as listed.
+            let at = self.succ_at[u] as usize;
+            for &x in &self.succ_list[at..at + self.succ_len[u] as usize] {
+                absorb(&mut all, x as usize);
+            }
+        } else {
+            // The members' successors, each once (an edge at a time, a large
+            // component would OR the same sets over and over).
+            let mut next: Nodes = [0; 9];
+            for &v in &self.stack[top..self.depth] {
+                for (n, s) in next.iter_mut().zip(&self.succ[v as usize]) {
+                    *n |= s;
+                }
+            }
+            for (e, &cells) in next.iter().enumerate() {
+                for q in Cells128(cells) {
+                    absorb(&mut all, 9 * q + e);
                 }
             }
         }

@@ -60,17 +60,15 @@ impl TrueGraph {
         &mut self,
         b: &Pencilmarks,
         strong: &Strong,
-        succ: &[Set729; 729],
+        succ: &[Nodes; 729],
         solution: &[u8; 81],
         y: bool,
         targets: &Nodes,
     ) -> Set729 {
         let truth = |c: usize| solution[c] as usize - 1;
         let mut placed = [0u128; 9];
-        let mut true_nodes: Set729 = [0; 12];
         for c in Cells128(b.empty) {
             placed[truth(c)] |= 1 << c;
-            set(&mut true_nodes, 9 * c + truth(c));
         }
         // The edges: a Y-cycle's on nodes lie on bivalue cells, and the off node
         // between two is the second one's wrong candidate.
@@ -80,12 +78,7 @@ impl TrueGraph {
                 let bivalue = 0u128.wrapping_sub(strong.bivalue >> c & 1);
                 PEERS[c] & strong.bivalue & b.pos[truth(c)] & bivalue
             } else {
-                let mut next = 0u128;
-                for (k, (&s, &t)) in succ[t].iter().zip(&true_nodes).enumerate() {
-                    for bit in super::Bits64(s & t) {
-                        next |= 1 << ((64 * k + bit) / 9);
-                    }
-                }
+                let next = (succ[t].iter().zip(&placed)).fold(0, |next, (s, p)| next | s & p);
                 next & !(1 << c)
             };
             self.index[c] = UNSEEN;
