@@ -1742,16 +1742,19 @@ impl WingSearch<'_> {
         } else {
             self.wings.len()
         };
-        for i in from..end {
-            // Too few cells left to complete the pattern.
-            if self.wings.len() - i < self.size - k {
-                break;
-            }
+        // Past this, too few cells are left to complete the pattern.
+        let end = end.min((self.wings.len() + k + 1).saturating_sub(self.size));
+        let mut tried = if from < end {
+            (1u32 << end) - (1u32 << from)
+        } else {
+            0
+        };
+        if stale && k + 1 == self.size {
+            tried &= self.fresh;
+        }
+        for i in Bits(tried) {
             let c = self.wings[i];
             let fresh = self.fresh >> i & 1 != 0;
-            if stale && !fresh && k + 1 == self.size {
-                continue;
-            }
             let cand = self.b.cand[c];
             let u = union | cand;
             if digit_count(u) as usize > self.size {
