@@ -350,6 +350,9 @@ pub(crate) struct Chains {
     /// Count every ancestor of the levels' conclusions ([`most_nodes`] sets no
     /// limit): what the tests compare the limited counts with.
     pub(super) exact: bool,
+    /// Read every mixed cycle the search closes, not only those as long as it
+    /// goes: what the tests compare the shortcut with.
+    every_cycle: bool,
 }
 
 /// Records the conclusions in `f` since `mark` as a pattern; the new pattern, or
@@ -455,6 +458,7 @@ impl Chains {
             }),
             nested: None,
             exact: false,
+            every_cycle: false,
         }
     }
 
@@ -813,6 +817,11 @@ impl Chains {
     /// `best`. Its on nodes, Z among them, switch each other on in turn: one
     /// component of the closure. So the cycle starts in the component of such a
     /// Z, and no other start can find one (most steps have none at all).
+    ///
+    /// That chain rates `best` and the cycle below it, so the increment of n is
+    /// one more than that of n − 2: n − 2 is the last length of its increment,
+    /// and n the most nodes a cycle below `best` can have, where the search stops.
+    /// A shorter cycle removes nothing.
     fn mixed_cycle_starts(&self, b: &Pencilmarks, best: u8) -> Set729 {
         let mut roots: Set729 = [0; 12];
         for &(q, rating) in &self.chain_ratings {
@@ -919,7 +928,7 @@ impl Chains {
                     let (fc, fd) = (f / 9, f % 9);
                     // Every on node weakly linked to F closes a cycle of its own
                     // (through the path the breadth-first search found to it).
-                    let ties = &mut self.ties;
+                    let (ties, every_cycle) = (&mut self.ties, self.every_cycle);
                     let mut close = |w: usize| {
                         if w == s || !has(&p.on, w) {
                             return;
@@ -927,6 +936,12 @@ impl Chains {
                         let Some(len) = cycle_len(b, p, s, w, f) else {
                             return;
                         };
+                        // A cycle below the best removes only candidates whose
+                        // chain rated the best, and none unless it is as long as
+                        // the search goes (see `mixed_cycle_starts`).
+                        if improve && len != max_nodes && !every_cycle {
+                            return;
+                        }
                         let rating = base + length_increment(len.saturating_sub(2));
                         for q in cycle_eliminations(b, p, w, f) {
                             consider(best, ties, rating, t, q, false, Source::Alone);
@@ -2578,6 +2593,43 @@ mod tests {
                 }));
             }
         });
+        assert!(
+            compared > 300 && improved > 0,
+            "{compared} steps, {improved}"
+        );
+    }
+
+    /// The mixed-cycle search reads only cycles as long as it goes: reading every
+    /// cycle it closes finds the same best and the same ties, on every board of
+    /// the rating paths of a quarter of qqwing's puzzles where a mixed cycle is
+    /// searched.
+    #[test]
+    fn only_the_longest_mixed_cycles_improve_on_the_chains() {
+        let mut chains = Chains::new();
+        let (mut compared, mut improved) = (0, 0);
+        each_path_board(4, |board, step, line| {
+            if step.rating < 71 {
+                return;
+            }
+            board.stamp();
+            let solution = solution_of(line);
+            let outcomes = [false, true].map(|every| {
+                chains.every_cycle = every;
+                chains.ties.clear();
+                let best = chains.unary(board, Some(&solution));
+                let rating = best.map_or(0, |b| b.rating);
+                let ties: Vec<(usize, Technique)> = (chains.ties.iter())
+                    .filter(|t| t.rating == rating)
+                    .map(|t| (t.node, t.technique))
+                    .collect();
+                (rating, ties)
+            });
+            assert_eq!(outcomes[0], outcomes[1], "{line}");
+            compared += 1;
+            let chain_min = chains.chain_ratings.iter().map(|c| c.1).min();
+            improved += usize::from(chain_min.is_some_and(|m| outcomes[0].0 < m));
+        });
+        chains.every_cycle = false;
         assert!(
             compared > 300 && improved > 0,
             "{compared} steps, {improved}"
