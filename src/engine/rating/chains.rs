@@ -786,6 +786,14 @@ impl Chains {
                         .starts(b, strong, succ, solution, false, &targets);
                     let mut starts = self.mixed_cycle_starts(b, found.rating);
                     starts.iter_mut().zip(open).for_each(|(s, o)| *s &= o);
+                    // Only cycles as long as the search goes remove anything.
+                    match longest(70, found.rating - 1) {
+                        Some(k) if !self.every_cycle && starts != [0; 12] => {
+                            let strong = &self.work.strong;
+                            self.reach.closing_at(b, strong, &mut starts, (k + 2) / 2)
+                        }
+                        _ => {}
+                    }
                     starts
                 }
                 None => self.reach.cyclic,
@@ -1378,33 +1386,9 @@ impl Reach {
                 {
                     break;
                 }
-                let [front, reached] = &mut self.hop_depth;
-                let (front, reached) = if depth % 2 == 0 {
-                    (front, reached)
-                } else {
-                    (reached, front)
-                };
                 depth += 1;
-                next.clear();
-                for &x in &active {
-                    let x = x as usize;
-                    let from = std::mem::take(&mut front[x]);
-                    let at = self.succ_at[x] as usize;
-                    for &y in &self.succ_list[at..at + self.succ_len[x] as usize] {
-                        let y = y as usize;
-                        let new = from & !self.hop_seen[y];
-                        if new != 0 {
-                            if reached[y] == 0 {
-                                next.push(y as u16);
-                            }
-                            if self.hop_seen[y] == 0 {
-                                seen.push(y as u16);
-                            }
-                            reached[y] |= new;
-                            self.hop_seen[y] |= new;
-                        }
-                    }
-                }
+                self.expand(depth as usize, &active, &mut next, &mut seen);
+                let reached = &self.hop_depth[depth as usize % 2];
                 for &y in &next {
                     let y = y as usize;
                     let got = reached[y] & self.hop_weak[y] & !done;
@@ -1431,6 +1415,102 @@ impl Reach {
             }
         }
         self.hop_lists = [active, next, seen];
+    }
+
+    /// Keeps the nodes of `starts` from which a cycle of `hops` on-to-on links
+    /// can close: a node s is on such a cycle's breadth-first search only when
+    /// some on node W that no fewer than `hops - 1` links reach from it is
+    /// weakly linked to a strong-link partner F of s (W on ⇒ F off ⇒ s on).
+    /// One search for 64 starts at a time, as [`Reach::hops`].
+    fn closing_at(&mut self, b: &Pencilmarks, strong: &Strong, starts: &mut Set729, hops: usize) {
+        let mut sources = [0u16; 729];
+        let mut count = 0;
+        for (k, &word) in starts.iter().enumerate() {
+            for bit in Bits64(word) {
+                sources[count] = (64 * k + bit) as u16;
+                count += 1;
+            }
+        }
+        let [mut active, mut next, mut seen] = std::mem::take(&mut self.hop_lists);
+        let mut kept: Set729 = [0; 12];
+        for sources in sources[..count].chunks(64) {
+            active.clear();
+            seen.clear();
+            // The on nodes that close a cycle through s, per source bit.
+            for (i, &s) in sources.iter().enumerate() {
+                let (s, bit) = (s as usize, 1u64 << i);
+                for &(f, _) in strong.from(s) {
+                    for w in weakly_linked(b, f as usize) {
+                        self.hop_weak[w] |= bit;
+                    }
+                }
+                seen.push(s as u16);
+                self.hop_seen[s] |= bit;
+                self.hop_depth[0][s] |= bit;
+                active.push(s as u16);
+            }
+            let mut closing = 0u64;
+            for depth in 1..hops {
+                self.expand(depth, &active, &mut next, &mut seen);
+                std::mem::swap(&mut active, &mut next);
+            }
+            let reached = &self.hop_depth[(hops - 1) % 2];
+            for &y in &active {
+                closing |= reached[y as usize] & self.hop_weak[y as usize];
+            }
+            for &x in &active {
+                self.hop_depth[(hops - 1) % 2][x as usize] = 0;
+            }
+            for &x in &seen {
+                self.hop_seen[x as usize] = 0;
+            }
+            for (i, &s) in sources.iter().enumerate() {
+                for &(f, _) in strong.from(s as usize) {
+                    for w in weakly_linked(b, f as usize) {
+                        self.hop_weak[w] = 0;
+                    }
+                }
+                if closing >> i & 1 != 0 {
+                    set(&mut kept, s as usize);
+                }
+            }
+        }
+        self.hop_lists = [active, next, seen];
+        *starts = kept;
+    }
+
+    /// One depth of the breadth-first searches of [`Reach::hops`] and
+    /// [`Reach::closing_at`]: the sources in `hop_depth[(depth - 1) % 2]` of the
+    /// `active` nodes (cleared as they go) move on to their successors not yet
+    /// reached from them, into `hop_depth[depth % 2]`; `next` gets the nodes
+    /// reached, `seen` those reached for the first time from any source.
+    fn expand(&mut self, depth: usize, active: &[u16], next: &mut Vec<u16>, seen: &mut Vec<u16>) {
+        let [even, odd] = &mut self.hop_depth;
+        let (front, reached) = if depth % 2 == 1 {
+            (even, odd)
+        } else {
+            (odd, even)
+        };
+        next.clear();
+        for &x in active {
+            let x = x as usize;
+            let from = std::mem::take(&mut front[x]);
+            let at = self.succ_at[x] as usize;
+            for &y in &self.succ_list[at..at + self.succ_len[x] as usize] {
+                let y = y as usize;
+                let new = from & !self.hop_seen[y];
+                if new != 0 {
+                    if reached[y] == 0 {
+                        next.push(y as u16);
+                    }
+                    if self.hop_seen[y] == 0 {
+                        seen.push(y as u16);
+                    }
+                    reached[y] |= new;
+                    self.hop_seen[y] |= new;
+                }
+            }
+        }
     }
 
     fn compute(&mut self, b: &Pencilmarks, strong: &Strong) {
