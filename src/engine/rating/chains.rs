@@ -1454,12 +1454,12 @@ impl Reach {
                 self.expand(depth, &active, &mut next, &mut seen);
                 std::mem::swap(&mut active, &mut next);
             }
-            let reached = &self.hop_depth[(hops - 1) % 2];
+            // The last depth's nodes: read, then cleared.
+            let reached = &mut self.hop_depth[(hops - 1) % 2];
             for &y in &active {
-                closing |= reached[y as usize] & self.hop_weak[y as usize];
-            }
-            for &x in &active {
-                self.hop_depth[(hops - 1) % 2][x as usize] = 0;
+                let y = y as usize;
+                closing |= reached[y] & self.hop_weak[y];
+                reached[y] = 0;
             }
             for &x in &seen {
                 self.hop_seen[x as usize] = 0;
