@@ -470,7 +470,7 @@ impl Chains {
         solution: &[u8; 81],
     ) -> bool {
         self.ties.clear();
-        let found = self.unary(b, Some(solution));
+        let found = self.unary(b, Some(solution), !f.record);
         self.apply(b, f, found)
     }
 
@@ -638,9 +638,15 @@ impl Chains {
     /// With the puzzle's `solution`, the search is pruned: chains searched no
     /// longer than the best so far allows, mixed cycles only from
     /// [`Chains::mixed_cycle_starts`], cycles only from the starts [`true_loops`]
-    /// keeps open (always but in the test that proves it changes nothing).
-    fn unary(&mut self, b: &Pencilmarks, solution: Option<&[u8; 81]>) -> Option<Best> {
+    /// keeps open (always but in the test that proves it changes nothing). With
+    /// `lazy` too (nothing recorded: only the best's technique is read, not its
+    /// ties'), a chain whose rating the shortest chains already give is not
+    /// searched, unless it is the best and its name is needed.
+    fn unary(&mut self, b: &Pencilmarks, solution: Option<&[u8; 81]>, lazy: bool) -> Option<Best> {
         let prune = solution.is_some();
+        let lazy = lazy && prune;
+        // The candidates rated without their search, their technique unknown.
+        let mut unnamed: Set729 = [0; 12];
         let mut best: Option<Best> = None;
         self.chain_ratings.clear();
         self.work.strong.compute(b);
@@ -708,6 +714,29 @@ impl Chains {
                 if prune && h != u8::MAX && 2 * h as usize + 1 > depth {
                     continue;
                 }
+                // Read as a chain it rates the lowest, and no cycle can close: the
+                // search would find a chain of 2 h + 2 nodes, rated the lowest.
+                // Only its name (XY-chain or AIC) is unknown, and only the best's
+                // is read.
+                if lazy
+                    && mode == Mode::Static
+                    && 70 + length_increment(2 * h as usize) == lowest
+                    && !self.reach.may_close_cycle(b, &self.work.strong, n)
+                {
+                    self.chain_ratings.push((n as u16, lowest));
+                    set(&mut unnamed, n);
+                    let t = Technique::Aic;
+                    consider(
+                        &mut best,
+                        &mut self.ties,
+                        lowest,
+                        t,
+                        n,
+                        false,
+                        Source::Alone,
+                    );
+                    continue;
+                }
                 let p = &mut self.scratch;
                 propagate(b, p, &mut self.work, n, true, mode, Until::Refuted(depth));
                 if !has(&p.off, n) {
@@ -745,6 +774,12 @@ impl Chains {
         // A candidate a cycle removes sees an on node Z and an off node A of its
         // digit on it, and the cycle holds both ways: "q on ⇒ Z off ⇒ … ⇒ A on ⇒ q
         // off" refutes it as a chain too. No chain, no cycle to look for.
+        if let Some(best) = best
+            .as_mut()
+            .filter(|best| get(&unnamed, best.node) && best.technique != Technique::XChain)
+        {
+            best.technique = self.static_chain_name(b, best.node);
+        }
         let found = best?;
         // X-cycles came with the X-chains (`closes_cycle`). Y-cycles, which SE
         // finds with no Y forcing chain, are searched here; so are mixed cycles, only
@@ -811,6 +846,28 @@ impl Chains {
             }
         }
         best
+    }
+
+    /// The name of the static chain that refutes node `n` (it has one): an
+    /// XY-chain when all its links are bivalue cells, else an AIC.
+    fn static_chain_name(&mut self, b: &Pencilmarks, n: usize) -> Technique {
+        let p = &mut self.scratch;
+        propagate(
+            b,
+            p,
+            &mut self.work,
+            n,
+            true,
+            Mode::Static,
+            Until::Refuted(usize::MAX),
+        );
+        debug_assert!(has(&p.off, n));
+        let (_, _, y_only) = ancestors(b, p, &mut self.work, &[(n, false)], usize::MAX);
+        if y_only {
+            Technique::XyChain
+        } else {
+            Technique::Aic
+        }
     }
 
     /// The nodes worth starting a mixed cycle from, to improve on `best` (tenths).
@@ -2652,18 +2709,24 @@ mod tests {
             if step.rating >= 65 {
                 board.stamp();
                 let solution = solution_of(line);
-                let outcomes = [true, false].map(|prune| {
-                    chains.ties.clear();
-                    let best = chains.unary(board, prune.then_some(&solution));
-                    let best = best.map(|b| (b.rating, b.technique));
-                    let rating = best.map_or(0, |b| b.0);
-                    let ties: Vec<(usize, bool, Technique)> = (chains.ties.iter())
-                        .filter(|t| t.rating == rating)
-                        .map(|t| (t.node, t.place, t.technique))
-                        .collect();
-                    (best, ties)
-                });
+                // Pruned, not pruned, pruned and lazy (whose ties have no name).
+                let outcomes =
+                    [(true, false), (false, false), (true, true)].map(|(prune, lazy)| {
+                        chains.ties.clear();
+                        let best = chains.unary(board, prune.then_some(&solution), lazy);
+                        let best = best.map(|b| (b.rating, b.technique));
+                        let rating = best.map_or(0, |b| b.0);
+                        let ties: Vec<(usize, bool, Option<Technique>)> = (chains.ties.iter())
+                            .filter(|t| t.rating == rating)
+                            .map(|t| (t.node, t.place, (!lazy).then_some(t.technique)))
+                            .collect();
+                        (best, ties)
+                    });
                 assert_eq!(outcomes[0], outcomes[1], "{line}");
+                let unnamed = |o: &(_, Vec<(usize, bool, Option<Technique>)>)| {
+                    (o.0, o.1.iter().map(|t| (t.0, t.1)).collect::<Vec<_>>())
+                };
+                assert_eq!(unnamed(&outcomes[0]), unnamed(&outcomes[2]), "{line}");
                 compared += 1;
                 // A mixed cycle beat every chain: the case a pruned search
                 // must not miss.
@@ -2696,7 +2759,7 @@ mod tests {
             let outcomes = [false, true].map(|every| {
                 chains.every_cycle = every;
                 chains.ties.clear();
-                let best = chains.unary(board, Some(&solution));
+                let best = chains.unary(board, Some(&solution), false);
                 let rating = best.map_or(0, |b| b.rating);
                 let ties: Vec<(usize, Technique)> = (chains.ties.iter())
                     .filter(|t| t.rating == rating)
