@@ -1520,7 +1520,12 @@ pub(crate) fn wxyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut CellMemo) -> 
     if fresh == 0 {
         return false;
     }
-    let best = wing(b, f, 4, 55, fresh);
+    // Rating alone reads the wings' eliminations, not their order.
+    let best = if f.record {
+        wing(b, f, 4, 55, fresh)
+    } else {
+        wing4_by_digits(b, f, 55, fresh)
+    };
     memo.remember(best != u8::MAX && f.elim(Technique::WxyzWing, best), b)
 }
 
@@ -1652,7 +1657,7 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut CellMemo) ->
 /// nothing): a wing of unchanged cells had no eliminations then, and its
 /// eliminations (places of z) can only have shrunk, so only wings with a changed
 /// cell are searched.
-fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, fresh: u128) -> u8 {
+pub(super) fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, fresh: u128) -> u8 {
     let mut best = u8::MAX;
     let mut cells = [0usize; 5];
     // The cells a wing may use: 2 to `size` candidates.
@@ -1699,6 +1704,108 @@ fn wing(b: &Pencilmarks, f: &mut Found, size: u32, base: u8, fresh: u128) -> u8 
         search.extend(f, 1, 0, pc, 0, !pivot_fresh);
     }
     best
+}
+
+/// The wings of [`wing`] of four cells, found by their four digits rather than
+/// pivot by pivot in SE's order: the same wings (each under the one digit set it
+/// holds), so the same lowest rating and eliminations, in another order. Most
+/// digit sets hold too few cells (those whose candidates are all in the set) to
+/// make a wing, which a few masks say at once.
+pub(super) fn wing4_by_digits(b: &Pencilmarks, f: &mut Found, base: u8, fresh: u128) -> u8 {
+    let mut best = u8::MAX;
+    let mut small = 0u128;
+    for c in Cells128(b.empty) {
+        small |= u128::from((2..=4).contains(&digit_count(b.cand[c]))) << c;
+    }
+    if small & fresh == 0 {
+        return best;
+    }
+    subsets(9, 4, |quad| {
+        let quad = quad as u16;
+        let mut outside = 0u128;
+        for d in Bits((!quad & 0x1ff) as u32) {
+            outside |= b.pos[d];
+        }
+        let cells = small & !outside;
+        if cells & fresh != 0 && !cells.at_most(3) {
+            for pivot in Cells128(cells) {
+                let seen = cells & PEERS[pivot];
+                if seen.at_most(2) || (seen | 1 << pivot) & fresh == 0 {
+                    continue;
+                }
+                let mut wings = [0usize; 20];
+                let mut n = 0;
+                for c in Cells128(seen) {
+                    wings[n] = c;
+                    n += 1;
+                }
+                // The pivot sees every wing: only two wings that do not see each
+                // other make their common digits loose, and a second loose digit
+                // makes no wing, whatever the third wing.
+                let loose = |x: usize, y: usize| {
+                    let (x, y) = (wings[x], wings[y]);
+                    (b.cand[x] & b.cand[y]) & 0u16.wrapping_sub(u16::from(PEERS[x] >> y & 1 == 0))
+                };
+                for k in 2..n {
+                    for j in 1..k {
+                        let jk = loose(j, k);
+                        if jk.several() {
+                            continue;
+                        }
+                        for i in 0..j {
+                            let pattern = [pivot, wings[i], wings[j], wings[k]];
+                            let l = jk | loose(i, j) | loose(i, k);
+                            if !l.one() || pattern.iter().all(|&c| fresh >> c & 1 == 0) {
+                                continue;
+                            }
+                            let union = pattern.iter().fold(0, |u, &c| u | b.cand[c]);
+                            if union == quad {
+                                let z = l.trailing_zeros() as usize;
+                                wing_found(b, f, &pattern, base, z, &mut best);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        false
+    });
+    best
+}
+
+/// A wing whose one loose digit is `z` (`cells`: the pivot first): when it removes
+/// anything, recorded in `f` if it rates no higher than `best` (lowered to it).
+/// SE's rating is `base` plus (size − m) − |m − largest candidate count|, m =
+/// (size + 2) / 2: the middle candidate count is the hardest.
+fn wing_found(b: &Pencilmarks, f: &mut Found, cells: &[usize], base: u8, z: usize, best: &mut u8) {
+    let mut targets = b.pos[z];
+    for &x in cells {
+        if b.cand[x] >> z & 1 != 0 {
+            targets &= PEERS[x];
+        }
+    }
+    if targets == 0 {
+        return;
+    }
+    let biggest = cells
+        .iter()
+        .map(|&c| digit_count(b.cand[c]) as i32)
+        .max()
+        .unwrap_or(0);
+    let size = cells.len() as i32;
+    let mid = (size + 2) / 2;
+    let rating = base + ((size - mid) - (mid - biggest).abs()).max(0) as u8;
+    if rating < *best {
+        *best = rating;
+        f.clear();
+    }
+    if rating == *best {
+        let mark = f.mark();
+        f.push_mask(targets, z);
+        f.cells.extend(cells.iter().map(|&c| c as u8));
+        let digits = cells.iter().fold(0, |acc, &c| acc | b.cand[c]);
+        f.pattern(mark, 0, digits);
+    }
 }
 
 /// The choice of a wing's cells beyond the pivot, keeping the digit union small.
@@ -1796,31 +1903,8 @@ impl WingSearch<'_> {
 
     /// A complete pattern whose one loose digit is `z`.
     fn check(&mut self, f: &mut Found, z: usize) {
-        let b = self.b;
-        let targets = self.targets(self.size, z);
-        if targets == 0 {
-            return;
-        }
         let cells = &self.cells[..self.size];
-        let biggest = cells
-            .iter()
-            .map(|&c| digit_count(b.cand[c]) as i32)
-            .max()
-            .unwrap_or(0);
-        let size = self.size as i32;
-        let mid = (size + 2) / 2;
-        let rating = self.base + ((size - mid) - (mid - biggest).abs()).max(0) as u8;
-        if rating < *self.best {
-            *self.best = rating;
-            f.clear();
-        }
-        if rating == *self.best {
-            let mark = f.mark();
-            f.push_mask(targets, z);
-            f.cells.extend(cells.iter().map(|&c| c as u8));
-            let digits = cells.iter().fold(0, |acc, &c| acc | b.cand[c]);
-            f.pattern(mark, 0, digits);
-        }
+        wing_found(self.b, f, cells, self.base, z, self.best);
     }
 }
 
