@@ -771,15 +771,16 @@ impl Chains {
                 );
             }
         }
-        // A candidate a cycle removes sees an on node Z and an off node A of its
-        // digit on it, and the cycle holds both ways: "q on ⇒ Z off ⇒ … ⇒ A on ⇒ q
-        // off" refutes it as a chain too. No chain, no cycle to look for.
+        // The best chain, when rated without its search, gets its name.
         if let Some(best) = best
             .as_mut()
             .filter(|best| get(&unnamed, best.node) && best.technique != Technique::XChain)
         {
             best.technique = self.static_chain_name(b, best.node);
         }
+        // A candidate a cycle removes sees an on node Z and an off node A of its
+        // digit on it, and the cycle holds both ways: "q on ⇒ Z off ⇒ … ⇒ A on ⇒ q
+        // off" refutes it as a chain too. No chain, no cycle to look for.
         let found = best?;
         // X-cycles came with the X-chains (`closes_cycle`). Y-cycles, which SE
         // finds with no Y forcing chain, are searched here; so are mixed cycles, only
