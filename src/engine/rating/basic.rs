@@ -1778,12 +1778,7 @@ pub(super) fn wing4_by_digits(b: &Pencilmarks, f: &mut Found, base: u8, fresh: u
 /// SE's rating is `base` plus (size − m) − |m − largest candidate count|, m =
 /// (size + 2) / 2: the middle candidate count is the hardest.
 fn wing_found(b: &Pencilmarks, f: &mut Found, cells: &[usize], base: u8, z: usize, best: &mut u8) {
-    let mut targets = b.pos[z];
-    for &x in cells {
-        if b.cand[x] >> z & 1 != 0 {
-            targets &= PEERS[x];
-        }
-    }
+    let targets = wing_targets(b, cells, z);
     if targets == 0 {
         return;
     }
@@ -1806,6 +1801,18 @@ fn wing_found(b: &Pencilmarks, f: &mut Found, cells: &[usize], base: u8, z: usiz
         let digits = cells.iter().fold(0, |acc, &c| acc | b.cand[c]);
         f.pattern(mark, 0, digits);
     }
+}
+
+/// The places of digit `z` that see every cell of `cells` holding it (none of
+/// which is one: a cell is not its own peer).
+fn wing_targets(b: &Pencilmarks, cells: &[usize], z: usize) -> u128 {
+    let mut targets = b.pos[z];
+    for &x in cells {
+        if b.cand[x] >> z & 1 != 0 {
+            targets &= PEERS[x];
+        }
+    }
+    targets
 }
 
 /// The choice of a wing's cells beyond the pivot, keeping the digit union small.
@@ -1889,16 +1896,9 @@ impl WingSearch<'_> {
         }
     }
 
-    /// The places of digit `z` that see every cell of the pattern's first `k`
-    /// holding it (none of which is one: a cell is not its own peer).
+    /// [`wing_targets`] of the pattern's first `k` cells.
     fn targets(&self, k: usize, z: usize) -> u128 {
-        let mut targets = self.b.pos[z];
-        for &x in &self.cells[..k] {
-            if self.b.cand[x] >> z & 1 != 0 {
-                targets &= PEERS[x];
-            }
-        }
-        targets
+        wing_targets(self.b, &self.cells[..k], z)
     }
 
     /// A complete pattern whose one loose digit is `z`.
