@@ -1561,12 +1561,6 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut CellMemo) ->
     if fresh == 0 {
         return false;
     }
-    // The bivalue cells by their two digits (9 x + y, x < y).
-    let mut by_pair = [0u128; 81];
-    for y in Cells128(bivalue) {
-        let m = b.cand[y];
-        by_pair[9 * m.trailing_zeros() as usize + (15 - m.leading_zeros()) as usize] |= 1 << y;
-    }
     let fresh_y = fresh & bivalue;
     for u in units_se_order() {
         // An unchanged unit and no changed bivalue cell: no new wing.
@@ -1582,27 +1576,32 @@ pub(crate) fn vwxyz_wing(b: &Pencilmarks, f: &mut Found, memo: &mut CellMemo) ->
             }
         }
         quads_of_five(&cand[..k], |s, union| {
-            let (mut set, mut biggest) = (0u128, 0);
+            // The bivalue cell y holds two of the five digits (none of the four
+            // others) and sees one of the four cells at least (a cell of the unit
+            // sees them all).
+            let mut outside = 0u128;
+            for d in Bits((!union & 0x1ff) as u32) {
+                outside |= b.pos[d];
+            }
+            let mut ys = bivalue & !outside;
+            let mut set = 0u128;
             for i in Bits(s) {
                 set |= 1 << cells[i];
-                biggest = biggest.max(digit_count(cand[i]));
-            }
-            // The bivalue cell y holds two of the five digits and sees one of the
-            // four at least (a cell of the unit sees them all).
-            let (mut ys, mut seen) = (0u128, 0u128);
-            for x in Bits(union as u32) {
-                for z in Bits((union as u32) >> (x + 1)) {
-                    ys |= by_pair[9 * x + x + 1 + z];
-                }
-            }
-            for c in Cells128(set) {
-                seen |= PEERS[c];
             }
             // Four unchanged cells: only a changed bivalue cell makes a new wing.
             if set & fresh == 0 {
                 ys &= fresh;
             }
-            for y in Cells128(ys & seen & !set) {
+            ys &= !set;
+            if ys == 0 {
+                return;
+            }
+            let (mut seen, mut biggest) = (0u128, 0);
+            for i in Bits(s) {
+                seen |= PEERS[cells[i]];
+                biggest = biggest.max(digit_count(cand[i]));
+            }
+            for y in Cells128(ys & seen) {
                 // Only y's digits can be loose (the unit's cells see each other).
                 // One loose, z: z leaves every cell that sees all of its cells. None
                 // (SE's doubly linked wing): each of y's digits leaves every cell
