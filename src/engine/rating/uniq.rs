@@ -28,7 +28,8 @@ use super::tables::{digit_count, Bits, Cells128, FewBits, CELL_UNITS, PEERS, UNI
 use super::{Found, Pencilmarks, Technique};
 
 /// What [`loops`] last found nothing in: the board's candidates then, and the pairs
-/// of digits (bit `9 a + b`) that closed no loop at all.
+/// of digits (bit `9 a + b`) that closed no loop at all (of those the search
+/// walks: a loop none of whose types can apply is not walked).
 ///
 /// A pair's search walks only the cells holding both digits and reads only their
 /// candidates. When none of the cells holding them now changed since, they are some
@@ -53,7 +54,9 @@ pub(crate) fn loops(b: &Pencilmarks, f: &mut Found, memo: &mut LoopMemo) -> bool
         technique: Technique::UniqueRectangle,
         pair: 0,
         members: 0,
+        exact: 0,
         start: 0,
+        first_extra: 0,
         path: [0; MAX_LOOP],
         len: 0,
         visits: [0; 27],
@@ -75,15 +78,18 @@ pub(crate) fn loops(b: &Pencilmarks, f: &mut Found, memo: &mut LoopMemo) -> bool
             let pair = (1u16 << a) | (1u16 << bd);
             let members = loop_core(members);
             search.pair = pair;
+            let mut exact = 0u128;
+            for c in Cells128(members) {
+                exact |= u128::from(b.cand[c] == pair) << c;
+            }
             search.members = members;
+            search.exact = exact;
             search.closed_any = false;
-            for s in Cells128(members) {
-                if b.cand[s] == pair {
-                    search.start = s;
-                    search.push(s);
-                    search.extend(f, s, 0, 0, 0);
-                    search.pop(s);
-                }
+            for s in Cells128(exact) {
+                search.start = s;
+                search.push(s);
+                search.extend(f, s, 0, 0, 0);
+                search.pop(s);
             }
             if !search.closed_any {
                 no_loop |= key;
@@ -133,8 +139,12 @@ struct LoopSearch<'a> {
     pair: u16,
     /// The cells holding both digits of the pair.
     members: u128,
+    /// The members holding exactly the pair.
+    exact: u128,
     /// The first cell: a cell of exactly the pair, the lowest such cell of the loop.
     start: usize,
+    /// The path's first cell with more than the pair, when it has one.
+    first_extra: usize,
     path: [u8; MAX_LOOP],
     len: usize,
     /// Per unit: 0 no loop cell, 1 / 2 one loop cell at an even / odd position,
@@ -195,6 +205,22 @@ impl LoopSearch<'_> {
     /// pair, `extra_digits` is the union of their other digits, `last` the unit
     /// (plus one) of the link that reached `cur`.
     fn extend(&mut self, f: &mut Found, cur: usize, extras: u32, extra_digits: u16, last: u8) {
+        // Dedupe: the start is the loop's lowest cell of exactly the pair.
+        let mut free = self.members & !self.on_path & !(self.exact & ((1 << self.start) - 1));
+        // At most two cells with extra digits, unless all of them carry the same
+        // single one (type 2): past two, only the pair's cells may follow, or the
+        // pair and that digit's.
+        if extras >= 2 {
+            let mut fits = self.exact;
+            if digit_count(extra_digits) == 1 {
+                let mut other = 0u128;
+                for d in Bits((0x1ff & !self.pair & !extra_digits) as u32) {
+                    other |= self.b.pos[d];
+                }
+                fits = self.members & !other;
+            }
+            free &= fits;
+        }
         let mut closed = false;
         for &u in &CELL_UNITS[cur] {
             if u + 1 == last {
@@ -213,25 +239,28 @@ impl LoopSearch<'_> {
             if self.len == MAX_LOOP {
                 continue;
             }
-            for next in Cells128(unit & self.members & !self.on_path) {
-                let cand = self.b.cand[next];
-                let more = cand & !self.pair;
-                // Dedupe: the start is the loop's lowest cell of exactly the pair.
-                if more == 0 && next < self.start {
-                    continue;
-                }
+            for next in Cells128(unit & free) {
+                let more = self.b.cand[next] & !self.pair;
                 let (n_extras, digits) = if more == 0 {
                     (extras, extra_digits)
                 } else {
                     (extras + 1, extra_digits | more)
                 };
-                // At most two cells with extra digits, unless all of them carry the
-                // same single one (type 2).
-                if more != 0 && n_extras > 2 && digit_count(digits) != 1 {
+                // Two cells with extra digits that share no unit (types 3 and 4
+                // need one) and more than one extra digit (type 2 needs one): no
+                // type applies to any loop through them, whatever else it holds.
+                if more != 0
+                    && extras == 1
+                    && digit_count(digits) != 1
+                    && PEERS[self.first_extra] >> next & 1 == 0
+                {
                     continue;
                 }
                 if !self.fits(next) {
                     continue;
+                }
+                if extras == 0 {
+                    self.first_extra = next;
                 }
                 self.push(next);
                 self.extend(f, next, n_extras, digits, u + 1);
