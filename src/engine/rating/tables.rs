@@ -151,14 +151,16 @@ pub(crate) trait FewBits: Copy {
 macro_rules! few_bits {
     ($($int:ty),*) => {$(
         impl FewBits for $int {
+            // `&`, not `&&`: two cheap tests and no branch between them (a
+            // short-circuit is a branch, which mispredicts on these data).
             #[inline]
             fn one(self) -> bool {
-                self != 0 && self & self.wrapping_sub(1) == 0
+                (self != 0) & (self & self.wrapping_sub(1) == 0)
             }
             #[inline]
             fn two(self) -> bool {
                 let rest = self & self.wrapping_sub(1);
-                rest != 0 && rest & rest.wrapping_sub(1) == 0
+                (rest != 0) & (rest & rest.wrapping_sub(1) == 0)
             }
             #[inline]
             fn several(self) -> bool {
