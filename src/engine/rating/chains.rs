@@ -1549,26 +1549,31 @@ impl Reach {
         } else {
             (odd, even)
         };
+        // Each node enters `next` once a depth (when first reached at it) and
+        // `seen` once a search, so 729 places hold either. Every successor is
+        // written and the end moves past it only when it counts: no branch per
+        // successor (it would mispredict).
+        let (mut n_next, mut n_seen) = (0, seen.len());
         next.clear();
+        next.resize(729, 0);
+        seen.resize(729, 0);
         for &x in active {
             let x = x as usize;
             let from = std::mem::take(&mut front[x]);
             let at = self.succ_at[x] as usize;
             for &y in &self.succ_list[at..at + self.succ_len[x] as usize] {
-                let y = y as usize;
+                let (node, y) = (y, y as usize);
                 let new = from & !self.hop_seen[y];
-                if new != 0 {
-                    if reached[y] == 0 {
-                        next.push(y as u16);
-                    }
-                    if self.hop_seen[y] == 0 {
-                        seen.push(y as u16);
-                    }
-                    reached[y] |= new;
-                    self.hop_seen[y] |= new;
-                }
+                next[n_next] = node;
+                n_next += usize::from((reached[y] == 0) & (new != 0));
+                seen[n_seen] = node;
+                n_seen += usize::from((self.hop_seen[y] == 0) & (new != 0));
+                reached[y] |= new;
+                self.hop_seen[y] |= new;
             }
         }
+        next.truncate(n_next);
+        seen.truncate(n_seen);
     }
 
     fn compute(&mut self, b: &Pencilmarks, strong: &Strong) {
