@@ -233,14 +233,17 @@ impl Strong {
                     self.to[n][k] = ((9 * c + e) as u16, CAUSE_CELL + c as u16);
                     k += 1;
                 }
+                // Each unit's link written, and counted only where d has two
+                // places (no branch: which units those are varies). At most
+                // three links come before a unit's, so the write stays in `to`.
                 for &u in &CELL_UNITS[c] {
                     let places = b.pos[d] & UNIT_MASK[u as usize];
-                    if places.two() {
-                        let other = (places & !(1u128 << c)).trailing_zeros() as usize;
-                        self.to[n][k] = ((9 * other + d) as u16, CAUSE_UNIT + u as u16);
-                        k += 1;
-                        conj |= 1 << other;
-                    }
+                    let two = places.two();
+                    let other = places & !(1u128 << c);
+                    let at = 9 * other.trailing_zeros() as usize + d;
+                    self.to[n][k] = (at as u16, CAUSE_UNIT + u as u16);
+                    k += usize::from(two);
+                    conj |= other & 0u128.wrapping_sub(u128::from(two));
                 }
                 self.len[n] = k as u8;
                 self.conj[n] = conj;
@@ -1589,9 +1592,11 @@ impl Reach {
                 // Weak links of (c, d) on, then each one's strong links. The cell's
                 // other candidates off: their digits' other places in the units
                 // where they have two, and (c, d) itself when the cell is bivalue.
+                // (Masked, not looped over the cell's digits: no branch.)
+                let others = b.cand[c] & !(1 << d);
                 let mut succ: Nodes = [0; 9];
-                for e in Bits((b.cand[c] & !(1 << d)) as u32) {
-                    succ[e] |= strong.conj[9 * c + e];
+                for (e, s) in succ.iter_mut().enumerate() {
+                    *s = strong.conj[9 * c + e] & 0u128.wrapping_sub(u128::from(others >> e & 1));
                 }
                 succ[d] |= bivalue << c;
                 // d's places among c's peers off: the other candidate of those that
