@@ -762,15 +762,12 @@ pub(crate) fn hidden_set(
         let mut digits = [0usize; 9];
         let mut k = 0;
         let mut n_open = 0;
+        // Counted, not branched on (which digits qualify varies unit to unit).
         for d in 0..9 {
             let p = b.pos[d] & um;
-            if p != 0 {
-                n_open += 1;
-            }
-            if p.several() && p.at_most(n as u32) {
-                digits[k] = d;
-                k += 1;
-            }
+            n_open += usize::from(p != 0);
+            digits[k] = d;
+            k += usize::from(p.several() & p.at_most(n as u32));
         }
         if n_open <= n {
             continue;
