@@ -1405,7 +1405,7 @@ impl Reach {
             hop_weak: [0; 729],
             hop_seen: [0; 729],
             hop_depth: [[0; 729]; 2],
-            hop_lists: std::array::from_fn(|_| Vec::with_capacity(729)),
+            hop_lists: std::array::from_fn(|_| Vec::with_capacity(730)),
         }
     }
 
@@ -1553,13 +1553,14 @@ impl Reach {
             (odd, even)
         };
         // Each node enters `next` once a depth (when first reached at it) and
-        // `seen` once a search, so 729 places hold either. Every successor is
-        // written and the end moves past it only when it counts: no branch per
-        // successor (it would mispredict).
+        // `seen` once a search, so 729 places hold either, and one more takes
+        // the write past the end. Every successor is written and the end moves
+        // past it only when it counts: no branch per successor (it would
+        // mispredict).
         let (mut n_next, mut n_seen) = (0, seen.len());
         next.clear();
-        next.resize(729, 0);
-        seen.resize(729, 0);
+        next.resize(730, 0);
+        seen.resize(730, 0);
         for &x in active {
             let x = x as usize;
             let from = std::mem::take(&mut front[x]);
