@@ -211,15 +211,15 @@ impl LoopSearch<'_> {
         // single one (type 2): past two, only the pair's cells may follow, or the
         // pair and that digit's.
         if extras >= 2 {
-            let mut fits = self.exact;
+            let mut allowed = self.exact;
             if digit_count(extra_digits) == 1 {
                 let mut other = 0u128;
                 for d in Bits((0x1ff & !self.pair & !extra_digits) as u32) {
                     other |= self.b.pos[d];
                 }
-                fits = self.members & !other;
+                allowed = self.members & !other;
             }
-            free &= fits;
+            free &= allowed;
         }
         let mut closed = false;
         for &u in &CELL_UNITS[cur] {
@@ -259,7 +259,7 @@ impl LoopSearch<'_> {
                 if !self.fits(next) {
                     continue;
                 }
-                if extras == 0 {
+                if more != 0 && extras == 0 {
                     self.first_extra = next;
                 }
                 self.push(next);
