@@ -327,7 +327,7 @@ pub enum Link {
 
 pub(crate) struct Chains {
     /// The conclusions rated as the level's best so far (all of them are applied).
-    ties: Vec<Best>,
+    ties: Ties,
     /// Level 1's refuted candidates with the rating of their shortest static chain
     /// (before any cycle reading), which bounds what a mixed cycle can improve.
     chain_ratings: Vec<(u16, u8)>,
@@ -432,7 +432,10 @@ fn longest(base: u8, limit: u8) -> Option<usize> {
 impl Chains {
     pub(crate) fn new() -> Self {
         Chains {
-            ties: Vec::with_capacity(729),
+            ties: Ties {
+                list: Vec::with_capacity(729),
+                free: 0,
+            },
             chain_ratings: Vec::with_capacity(729),
             refuted: Vec::with_capacity(729),
             hops: Vec::with_capacity(729),
@@ -472,15 +475,31 @@ impl Chains {
         f: &mut Found,
         solution: &[u8; 81],
     ) -> bool {
-        self.ties.clear();
+        self.ties.list.clear();
+        self.ties.free = f.free;
         let found = self.unary(b, Some(solution), !f.record);
-        self.apply(b, f, found)
+        let progress = self.apply(b, f, found);
+        // Free deductions ([`Found::free`]): a refuted candidate's shortest chain
+        // of 2 h + 2 nodes, read as an AIC, rates 7.0 + the increment of 2 h at
+        // most. No higher than the path's hardest step with this one, it goes
+        // now rather than at a later step (which would rate no higher).
+        if progress && f.free != 0 {
+            let limit = f.free.max(f.rating);
+            for (i, &n) in self.refuted.iter().enumerate() {
+                let h = self.hops[i];
+                if h != u8::MAX && 70 + length_increment(2 * h as usize) <= limit {
+                    f.elims.push(((n / 9) as u8, (n % 9) as u8));
+                }
+            }
+        }
+        progress
     }
 
     /// Levels 2 to 5, on the board [`Chains::find_static`] last saw (they read its
     /// closure), then (with `nested`) level 6; true when one made progress.
     pub(crate) fn find_forcing(&mut self, b: &Pencilmarks, f: &mut Found, nested: bool) -> bool {
-        self.ties.clear();
+        self.ties.list.clear();
+        self.ties.free = 0;
         let found = self
             .nishio(b)
             .or_else(|| self.multiple(b, Mode::Forcing))
@@ -520,12 +539,13 @@ impl Chains {
         false
     }
 
-    /// Records in `f` every tie of the level's best conclusion `found`.
+    /// Records in `f` every tie of the level's best conclusion `found`, and while
+    /// only rating the conclusions no harder than [`Found::free`] too.
     fn apply(&mut self, b: &Pencilmarks, f: &mut Found, found: Option<Best>) -> bool {
         let Some(best) = found else { return false };
-        for i in 0..self.ties.len() {
-            let t = self.ties[i];
-            if t.rating != best.rating {
+        for i in 0..self.ties.list.len() {
+            let t = self.ties.list[i];
+            if t.rating != best.rating && t.rating > best.rating.max(self.ties.free) {
                 continue;
             }
             let (c, d) = (t.node / 9, t.node % 9);
@@ -671,7 +691,8 @@ impl Chains {
         // shortest one's is not searched for its exact chain.
         let mut lowest = u8::MAX;
         if prune {
-            self.reach.hops(b, &self.refuted, &mut self.hops);
+            self.reach
+                .hops(b, &self.refuted, &mut self.hops, self.ties.free);
             for &h in &self.hops {
                 lowest = lowest.min(70 + length_increment(2 * h as usize));
             }
@@ -1415,8 +1436,10 @@ impl Reach {
     /// 2 h + 2 nodes, what a breadth-first [`propagate`] finds. One breadth-first
     /// search for 64 sources at a time (a machine word; a step has about 20), a bit
     /// each, that stops once the chains still to find would rate (even read as
-    /// cycles) above the shortest it found: those left get `u8::MAX`.
-    fn hops(&mut self, b: &Pencilmarks, sources: &[u16], hops: &mut Vec<u8>) {
+    /// cycles) above the shortest it found and, read as AICs, above `free` (the
+    /// chains [`Chains::find_static`] may apply besides the step's): those left
+    /// get `u8::MAX`.
+    fn hops(&mut self, b: &Pencilmarks, sources: &[u16], hops: &mut Vec<u8>, free: u8) {
         hops.clear();
         hops.resize(sources.len(), u8::MAX);
         let [mut active, mut next, mut seen] = std::mem::take(&mut self.hop_lists);
@@ -1444,6 +1467,7 @@ impl Reach {
                 // 2 first.
                 if done != 0
                     && length_increment(2 * depth as usize) > length_increment(2 * first as usize)
+                    && 70 + length_increment(2 * depth as usize + 2) > free
                 {
                     break;
                 }
@@ -1821,10 +1845,11 @@ fn inc_for(len: usize) -> u8 {
 }
 
 /// Keeps the lowest-rated conclusion in `best` and every conclusion rated no higher
-/// than it so far in `ties` (filtered to the final best rating when applied).
+/// than it so far in `ties` (filtered to the final best rating when applied), and
+/// every one rated no higher than `ties.free`.
 fn consider(
     best: &mut Option<Best>,
-    ties: &mut Vec<Best>,
+    ties: &mut Ties,
     rating: u8,
     technique: Technique,
     node: usize,
@@ -1839,14 +1864,31 @@ fn consider(
         source,
     };
     match best {
-        Some(b) if rating > b.rating => {}
-        Some(b) if rating == b.rating => ties.push(this),
+        Some(b) if rating > b.rating => {
+            if rating <= ties.free {
+                ties.list.push(this);
+            }
+        }
+        Some(b) if rating == b.rating => ties.list.push(this),
         _ => {
             *best = Some(this);
-            ties.clear();
-            ties.push(this);
+            if ties.free == 0 {
+                ties.list.clear();
+            }
+            ties.list.push(this);
         }
     }
+}
+
+/// The conclusions of a level kept by [`consider`].
+struct Ties {
+    list: Vec<Best>,
+    /// While only rating the static chains, [`Found::free`]: conclusions rated no
+    /// higher are kept too, and applied with the step's. 0 at the forcing levels:
+    /// their free deductions moved a rating (`se-rated.txt` line 8,975, SE 8.7,
+    /// rated 8.4 step by step and 8.7 with them), which must not depend on whether
+    /// the steps are recorded.
+    free: u8,
 }
 
 /// When a propagation may stop.
@@ -2572,7 +2614,7 @@ mod tests {
                 // The shortest chains all at once: each one's length, or none when
                 // it would rate above the shortest even read as a cycle.
                 let sources: Vec<u16> = lengths.iter().map(|l| l.0).collect();
-                reach.hops(&board, &sources, &mut hops);
+                reach.hops(&board, &sources, &mut hops, 0);
                 let shortest = lengths.iter().map(|l| l.1).min().unwrap_or(0);
                 for (&(n, len), &h) in lengths.iter().zip(&hops) {
                     if h == u8::MAX {
@@ -2582,6 +2624,11 @@ mod tests {
                     } else {
                         assert_eq!(2 * h as usize + 2, len, "{line} node {n}");
                     }
+                }
+                // With every chain free to apply, the search goes on for all.
+                reach.hops(&board, &sources, &mut hops, u8::MAX);
+                for (&(n, len), &h) in lengths.iter().zip(&hops) {
+                    assert_eq!(2 * h as usize + 2, len, "{line} node {n}, all free");
                 }
                 lengths.clear();
                 let Some(n) =
@@ -2724,11 +2771,11 @@ mod tests {
                 // Pruned, not pruned, pruned and lazy (whose ties have no name).
                 let outcomes =
                     [(true, false), (false, false), (true, true)].map(|(prune, lazy)| {
-                        chains.ties.clear();
+                        chains.ties.list.clear();
                         let best = chains.unary(board, prune.then_some(&solution), lazy);
                         let best = best.map(|b| (b.rating, b.technique));
                         let rating = best.map_or(0, |b| b.0);
-                        let ties: Vec<(usize, bool, Option<Technique>)> = (chains.ties.iter())
+                        let ties: Vec<(usize, bool, Option<Technique>)> = (chains.ties.list.iter())
                             .filter(|t| t.rating == rating)
                             .map(|t| (t.node, t.place, (!lazy).then_some(t.technique)))
                             .collect();
@@ -2770,10 +2817,10 @@ mod tests {
             let solution = solution_of(line);
             let outcomes = [false, true].map(|every| {
                 chains.every_cycle = every;
-                chains.ties.clear();
+                chains.ties.list.clear();
                 let best = chains.unary(board, Some(&solution), false);
                 let rating = best.map_or(0, |b| b.rating);
-                let ties: Vec<(usize, Technique)> = (chains.ties.iter())
+                let ties: Vec<(usize, Technique)> = (chains.ties.list.iter())
                     .filter(|t| t.rating == rating)
                     .map(|t| (t.node, t.technique))
                     .collect();
@@ -3056,7 +3103,7 @@ mod tests {
                 .filter(|&n| chains.reach.refutes(board, n as usize))
                 .collect();
             let mut hops = Vec::new();
-            chains.reach.hops(board, &refuted, &mut hops);
+            chains.reach.hops(board, &refuted, &mut hops, 0);
             for (&n, &h) in refuted.iter().zip(&hops) {
                 if h == u8::MAX {
                     continue;
