@@ -483,7 +483,7 @@ impl Chains {
         // of 2 h + 2 nodes, read as an AIC, rates 7.0 + the increment of 2 h at
         // most. No higher than the path's hardest step with this one, it goes
         // now rather than at a later step (which would rate no higher).
-        if progress && f.free != 0 {
+        if found.is_some() && f.free != 0 {
             let limit = f.free.max(f.rating);
             for (i, &n) in self.refuted.iter().enumerate() {
                 let h = self.hops[i];
@@ -491,6 +491,7 @@ impl Chains {
                     f.elims.push(((n / 9) as u8, (n % 9) as u8));
                 }
             }
+            return f.any();
         }
         progress
     }
@@ -695,6 +696,18 @@ impl Chains {
                 .hops(b, &self.refuted, &mut self.hops, self.ties.free);
             for &h in &self.hops {
                 lowest = lowest.min(70 + length_increment(2 * h as usize));
+            }
+            // A chain no harder than the path's hardest step: the step cannot
+            // raise the rating, so its own is not searched for, and it takes the
+            // free deductions only (`find_static`).
+            if lazy && lowest <= self.ties.free {
+                return Some(Best {
+                    rating: lowest,
+                    technique: Technique::Aic,
+                    node: self.refuted[0] as usize,
+                    place: false,
+                    source: Source::Alone,
+                });
             }
         }
         for i in 0..self.refuted.len() {
