@@ -326,6 +326,11 @@ pub enum Link {
 }
 
 pub(crate) struct Chains {
+    /// The board ([`Pencilmarks::loads`], its clock) and free bound whose
+    /// closure [`Chains::find_free`] left for level 1 ([`Chains::closure`]).
+    armed: Option<(u64, u64, u8)>,
+    /// The lowest rating of the closure last computed.
+    lowest: u8,
     /// The conclusions rated as the level's best so far (all of them are applied).
     ties: Ties,
     /// Level 1's refuted candidates with the rating of their shortest static chain
@@ -432,6 +437,8 @@ fn longest(base: u8, limit: u8) -> Option<usize> {
 impl Chains {
     pub(crate) fn new() -> Self {
         Chains {
+            armed: None,
+            lowest: u8::MAX,
             ties: Ties {
                 list: Vec::with_capacity(729),
                 free: 0,
@@ -656,23 +663,15 @@ impl Chains {
         })
     }
 
-    /// Level 1: static chains from p on that reach p off. Each kind is searched on
-    /// its own links, so the shortest chain of each kind is found whatever the
-    /// order of discovery (the rating is then the same for every symmetric copy).
-    /// With the puzzle's `solution`, the search is pruned: chains searched no
-    /// longer than the best so far allows, mixed cycles only from
-    /// [`Chains::mixed_cycle_starts`], cycles only from the starts [`true_loops`]
-    /// keeps open (always but in the test that proves it changes nothing). With
-    /// `lazy` too (nothing recorded: only the best's technique is read, not its
-    /// ties'), a chain whose rating the shortest chains already give is not
-    /// searched, unless it is the best and its name is needed.
-    fn unary(&mut self, b: &Pencilmarks, solution: Option<&[u8; 81]>, lazy: bool) -> Option<Best> {
-        let prune = solution.is_some();
-        let lazy = lazy && prune;
-        // The candidates rated without their search, their technique unknown.
-        let mut unnamed: Set729 = [0; 12];
-        let mut best: Option<Best> = None;
-        self.chain_ratings.clear();
+    /// The step's closure ([`Reach`]), the candidates it refutes and, with
+    /// `prune`, their shortest chains ([`Reach::hops`]); returns the lowest
+    /// rating those give read as AICs (`u8::MAX` without `prune`). Reused once
+    /// when [`Chains::find_free`] computed it on this board (`armed`).
+    fn closure(&mut self, b: &Pencilmarks, prune: bool) -> u8 {
+        let key = (b.loads, b.clock, self.ties.free);
+        if prune && self.armed.take() == Some(key) {
+            return self.lowest;
+        }
         self.work.strong.compute(b);
         self.reach.compute(b, &self.work.strong);
         // Static implications reach "n off" only through an on node weakly linked
@@ -697,18 +696,69 @@ impl Chains {
             for &h in &self.hops {
                 lowest = lowest.min(70 + length_increment(2 * h as usize));
             }
-            // A chain no harder than the path's hardest step: the step cannot
-            // raise the rating, so its own is not searched for, and it takes the
-            // free deductions only (`find_static`).
-            if lazy && lowest <= self.ties.free {
-                return Some(Best {
-                    rating: lowest,
-                    technique: Technique::Aic,
-                    node: self.refuted[0] as usize,
-                    place: false,
-                    source: Source::Alone,
-                });
+        }
+        self.lowest = lowest;
+        lowest
+    }
+
+    /// While only rating, with the path's hardest step at 7.0 or more: the free
+    /// deductions of the static chains (see [`Chains::find_static`]), when their
+    /// shortest chain already rates no higher. Tried before the costlier finders
+    /// from the unique loops on, which at that rating cannot raise the rating
+    /// either: any deduction no harder than the hardest step will do (see the
+    /// module's documentation). When there are none, the closure is kept for the
+    /// static chains' level of the same step, on the same board.
+    pub(crate) fn find_free(&mut self, b: &Pencilmarks, f: &mut Found) -> bool {
+        if f.free < 70 {
+            return false;
+        }
+        self.ties.free = f.free;
+        let lowest = self.closure(b, true);
+        self.armed = Some((b.loads, b.clock, f.free));
+        if lowest > f.free {
+            return false;
+        }
+        self.armed = None;
+        for (i, &n) in self.refuted.iter().enumerate() {
+            let h = self.hops[i];
+            if h != u8::MAX && 70 + length_increment(2 * h as usize) <= f.free {
+                f.elims.push(((n / 9) as u8, (n % 9) as u8));
             }
+        }
+        f.technique = Technique::Aic;
+        f.rating = lowest;
+        f.any()
+    }
+
+    /// Level 1: static chains from p on that reach p off. Each kind is searched on
+    /// its own links, so the shortest chain of each kind is found whatever the
+    /// order of discovery (the rating is then the same for every symmetric copy).
+    /// With the puzzle's `solution`, the search is pruned: chains searched no
+    /// longer than the best so far allows, mixed cycles only from
+    /// [`Chains::mixed_cycle_starts`], cycles only from the starts [`true_loops`]
+    /// keeps open (always but in the test that proves it changes nothing). With
+    /// `lazy` too (nothing recorded: only the best's technique is read, not its
+    /// ties'), a chain whose rating the shortest chains already give is not
+    /// searched, unless it is the best and its name is needed.
+    fn unary(&mut self, b: &Pencilmarks, solution: Option<&[u8; 81]>, lazy: bool) -> Option<Best> {
+        let prune = solution.is_some();
+        let lazy = lazy && prune;
+        // The candidates rated without their search, their technique unknown.
+        let mut unnamed: Set729 = [0; 12];
+        let mut best: Option<Best> = None;
+        self.chain_ratings.clear();
+        let lowest = self.closure(b, prune);
+        // A chain no harder than the path's hardest step: the step cannot raise
+        // the rating, so its own is not searched for, and it takes the free
+        // deductions only (`find_static`).
+        if lazy && lowest <= self.ties.free {
+            return Some(Best {
+                rating: lowest,
+                technique: Technique::Aic,
+                node: self.refuted[0] as usize,
+                place: false,
+                source: Source::Alone,
+            });
         }
         for i in 0..self.refuted.len() {
             let n = self.refuted[i] as usize;

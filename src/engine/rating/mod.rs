@@ -856,6 +856,7 @@ impl Rater {
             || turbot(b, f, &mut d[2])
             || xy_wing(b, f, &mut u[8])
             || xyz_wing(b, f, &mut u[9])
+            || self.chains.find_free(b, f)
             || uniq::loops(b, f, &mut self.memo.loops)
             || naked_set(b, f, 4, &mut u[6])
             || fish(b, f, 4, &mut d[3])
