@@ -45,19 +45,30 @@
 //! moved copy each rate apart, 0.7 % by more than 0.1. SE applies one instance at a
 //! time; the two orders rarely differ in rating.
 //!
-//! While only rating (no steps recorded), a static chain step also applies every
-//! other static chain it met that rates no higher than the path's hardest step so
-//! far ("free deductions"). The rating is the hardest step's, and the path reaches
-//! the same board before each step that raises it, as long as a deduction a
-//! technique could make stays one it can make (or is made) as the board shrinks:
-//! then every path that takes steps no harder than the hardest so far ends where
-//! SE's does before its next harder step. Chains keep that property (a shorter
-//! chain replaces one that loses a node); uniqueness techniques and dynamic chains
-//! need not, so the forcing levels take no free deductions, and the rule is
-//! checked, not assumed: `grade` and `grade --steps` rate every puzzle of
-//! `se-rated.txt` and `qqwing-10k.txt` alike (`scripts/compare-grade-tiers`),
-//! and a test compares both ways on the rater's test puzzles. Chain puzzles take
-//! fewer chain steps: 1.12× the ratings per second on SE's 7.x puzzles.
+//! While only rating (no steps recorded), a step no harder than the path's hardest
+//! step so far cannot move the rating, whichever deductions it makes ("free
+//! deductions"): the path reaches the same board before each step that raises the
+//! rating, as long as a deduction a technique could make stays one it can make (or
+//! is made) as the board shrinks. Then every path that takes steps no harder than
+//! the hardest so far ends where SE's does before its next harder step. Chains keep
+//! that property (a shorter chain replaces one that loses a node), so while only
+//! rating:
+//!
+//! - a static chain step also applies every other static chain it met that rates
+//!   no higher than the hardest step, and every candidate whose shortest chain,
+//!   read as an AIC, does;
+//! - a static chain step whose shortest chain already rates no higher does not
+//!   search for its exact chain (its rating cannot matter);
+//! - with the hardest step at 7.0 or more, those free chains are tried before the
+//!   unique loops and the wings ([`chains::Chains::find_free`]).
+//!
+//! Uniqueness techniques and dynamic chains need not keep the property, so the
+//! forcing levels take no free deductions (there they moved a rating), and the rule
+//! is checked, not assumed: `grade` and `grade --steps` rate every puzzle of
+//! `se-rated.txt` and `qqwing-10k.txt` alike (`scripts/compare-grade-tiers`), and
+//! tests compare both ways on the rater's test puzzles. Chain puzzles take fewer
+//! and cheaper chain steps: 1.21× the ratings per second on SE's 7.x puzzles,
+//! 1.12× on 8.x (0.4.22).
 //!
 //! "Direct" techniques only count when their eliminations leave a hidden single of
 //! the same digit, and (as in SE) only that placement is applied. Chain ratings add
