@@ -486,21 +486,24 @@ impl Chains {
         self.ties.free = f.free;
         let found = self.unary(b, Some(solution), !f.record);
         let progress = self.apply(b, f, found);
-        // Free deductions ([`Found::free`]): a refuted candidate's shortest chain
-        // of 2 h + 2 nodes, read as an AIC, rates 7.0 + the increment of 2 h at
-        // most. No higher than the path's hardest step with this one, it goes
-        // now rather than at a later step (which would rate no higher).
         if found.is_some() && f.free != 0 {
-            let limit = f.free.max(f.rating);
-            for (i, &n) in self.refuted.iter().enumerate() {
-                let h = self.hops[i];
-                if h != u8::MAX && 70 + length_increment(2 * h as usize) <= limit {
-                    f.elims.push(((n / 9) as u8, (n % 9) as u8));
-                }
-            }
+            self.free_deductions(f, f.free.max(f.rating));
             return f.any();
         }
         progress
+    }
+
+    /// Free deductions ([`Found::free`]): the refuted candidates whose shortest
+    /// chain, of 2 h + 2 nodes, read as an AIC rates (7.0 + the increment of 2 h)
+    /// no higher than `limit`, the path's hardest step with this one. They go now
+    /// rather than at a later step, which would rate no higher.
+    fn free_deductions(&self, f: &mut Found, limit: u8) {
+        for (i, &n) in self.refuted.iter().enumerate() {
+            let h = self.hops[i];
+            if h != u8::MAX && 70 + length_increment(2 * h as usize) <= limit {
+                f.elims.push(((n / 9) as u8, (n % 9) as u8));
+            }
+        }
     }
 
     /// Levels 2 to 5, on the board [`Chains::find_static`] last saw (they read its
@@ -719,12 +722,7 @@ impl Chains {
             return false;
         }
         self.armed = None;
-        for (i, &n) in self.refuted.iter().enumerate() {
-            let h = self.hops[i];
-            if h != u8::MAX && 70 + length_increment(2 * h as usize) <= f.free {
-                f.elims.push(((n / 9) as u8, (n % 9) as u8));
-            }
-        }
+        self.free_deductions(f, f.free);
         f.technique = Technique::Aic;
         f.rating = lowest;
         f.any()
