@@ -556,7 +556,7 @@ impl Chains {
         let Some(best) = found else { return false };
         for i in 0..self.ties.list.len() {
             let t = self.ties.list[i];
-            if t.rating != best.rating && t.rating > best.rating.max(self.ties.free) {
+            if t.rating > best.rating.max(self.ties.free) {
                 continue;
             }
             let (c, d) = (t.node / 9, t.node % 9);
