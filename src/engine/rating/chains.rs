@@ -327,10 +327,9 @@ pub enum Link {
 
 pub(crate) struct Chains {
     /// The board ([`Pencilmarks::loads`], its clock) and free bound whose
-    /// closure [`Chains::find_free`] left for level 1 ([`Chains::closure`]).
-    armed: Option<(u64, u64, u8)>,
-    /// The lowest rating of the closure last computed.
-    lowest: u8,
+    /// closure [`Chains::find_free`] left for level 1 ([`Chains::closure`]), with
+    /// the lowest rating it gave.
+    armed: Option<((u64, u64, u8), u8)>,
     /// The conclusions rated as the level's best so far (all of them are applied).
     ties: Ties,
     /// Level 1's refuted candidates with the rating of their shortest static chain
@@ -438,7 +437,6 @@ impl Chains {
     pub(crate) fn new() -> Self {
         Chains {
             armed: None,
-            lowest: u8::MAX,
             ties: Ties {
                 list: Vec::with_capacity(729),
                 free: 0,
@@ -672,8 +670,12 @@ impl Chains {
     /// when [`Chains::find_free`] computed it on this board (`armed`).
     fn closure(&mut self, b: &Pencilmarks, prune: bool) -> u8 {
         let key = (b.loads, b.clock, self.ties.free);
-        if prune && self.armed.take() == Some(key) {
-            return self.lowest;
+        if prune {
+            if let Some((armed, lowest)) = self.armed.take() {
+                if armed == key {
+                    return lowest;
+                }
+            }
         }
         self.work.strong.compute(b);
         self.reach.compute(b, &self.work.strong);
@@ -700,7 +702,6 @@ impl Chains {
                 lowest = lowest.min(70 + length_increment(2 * h as usize));
             }
         }
-        self.lowest = lowest;
         lowest
     }
 
@@ -717,11 +718,10 @@ impl Chains {
         }
         self.ties.free = f.free;
         let lowest = self.closure(b, true);
-        self.armed = Some((b.loads, b.clock, f.free));
         if lowest > f.free {
+            self.armed = Some(((b.loads, b.clock, f.free), lowest));
             return false;
         }
-        self.armed = None;
         self.free_deductions(f, f.free);
         f.technique = Technique::Aic;
         f.rating = lowest;
