@@ -441,3 +441,71 @@ fn bench_on_25x25_carving_to_the_end_says_it_takes_minutes() {
     assert!(first.contains("takes minutes"), "{first}");
     assert!(first.contains("--difficulty"), "{first}");
 }
+
+/// `scripts/rating-cost`, what the rating costs the factory's own jobs: on small jobs
+/// it prints the default job's rated/unrated CPU ratio and the minimal puzzles'
+/// rates, with the `sudoku` crate's row when the binary has it, and exits 0 when
+/// every round wrote the same bytes. A binary whose banks change from run to run (a
+/// wrapper that draws a new `--seed` each time) makes it name the workloads and exit
+/// 1. (Its figures are not checked: speed lives in benchmarks.)
+#[test]
+fn the_rating_cost_script_measures_both_jobs_and_checks_their_bytes() {
+    let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/rating-cost");
+    let run = |binary: &std::path::Path, rounds: &str| {
+        std::process::Command::new(script)
+            .arg(binary)
+            .args([
+                "--rounds",
+                rounds,
+                "--job-count",
+                "2000",
+                "--minimal-count",
+                "100",
+            ])
+            .output()
+            .expect("python3 runs the script")
+    };
+    let out = run(&common::bin(), "1");
+    let text = String::from_utf8_lossy(&out.stdout).into_owned();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{text}{err}");
+    let ratio: f64 = text
+        .split("rated/unrated ")
+        .nth(1)
+        .and_then(|rest| rest.split('x').next())
+        .and_then(|r| r.parse().ok())
+        .unwrap_or_else(|| panic!("a rated/unrated ratio: {text}"));
+    assert!(ratio > 0.0, "{text}");
+    assert!(text.contains(" us a puzzle"), "{text}");
+    let crate_row = if cfg!(feature = "sudoku-peer") {
+        "the sudoku crate, unrated "
+    } else {
+        "no sudoku crate row"
+    };
+    assert!(text.contains(crate_row), "{text}");
+    assert!(
+        text.ends_with("same bank bytes every round: yes\n"),
+        "{text}"
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    let wrapper = dir.path().join("reseeding");
+    std::fs::write(
+        &wrapper,
+        format!(
+            "#!/bin/sh\n[ \"$1\" = generate ] && exec '{}' \"$@\" --seed \"$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')\"\nexec '{}' \"$@\"\n",
+            common::bin().display(),
+            common::bin().display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&wrapper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let out = run(&wrapper, "2");
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1), "{text}");
+    assert!(
+        text.ends_with("same bank bytes every round: NO: job, job-unrated, min, min-unrated\n"),
+        "{text}"
+    );
+}
