@@ -472,11 +472,7 @@ fn the_rating_cost_script_measures_the_jobs_and_checks_their_bytes() {
     let text = String::from_utf8_lossy(&out.stdout).into_owned();
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{text}{err}");
-    let ratio: f64 = text
-        .split("rated/unrated ")
-        .nth(1)
-        .and_then(|rest| rest.split('x').next())
-        .and_then(|r| r.parse().ok())
+    let ratio: f64 = common::value_after(&text, "rated/unrated ", 'x')
         .unwrap_or_else(|| panic!("a rated/unrated ratio: {text}"));
     assert!(ratio > 0.0, "{text}");
     assert!(text.contains(" us a puzzle"), "{text}");

@@ -36,11 +36,7 @@ fn hlog_files_decode_independently_and_count_the_rows() {
     // `expand` keeps one value per block as measured (issue #11: it recorded a
     // block's average once per row, so p50 = p99 = max).
     let hgrm = std::fs::read_to_string(out.join("histograms/expand.hgrm")).unwrap();
-    let blocks: u64 = hgrm
-        .split("Total count    =")
-        .nth(1)
-        .and_then(|t| t.split(']').next())
-        .and_then(|t| t.trim().parse().ok())
+    let blocks: u64 = crate::common::value_after(&hgrm, "Total count    =", ']')
         .expect("the .hgrm footer has a total count");
     assert!(blocks > 1 && blocks < 20000, "{hgrm}");
     let script = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/check-hlog.py");

@@ -291,12 +291,12 @@ fn duplicate_seeds_across_workers_are_resolved_as_one_process_does() {
         .loud()
         .run();
     let stderr = crate::common::stderr_of(&loud);
-    let dropped: u64 = stderr
-        .split("seeds: 1500 read from the seed files (1 puzzles per seed), ")
-        .nth(1)
-        .and_then(|rest| rest.split(' ').next())
-        .and_then(|n| n.parse().ok())
-        .unwrap_or_else(|| panic!("no seed count in the summary:\n{stderr}"));
+    let dropped: u64 = crate::common::value_after(
+        &stderr,
+        "seeds: 1500 read from the seed files (1 puzzles per seed), ",
+        ' ',
+    )
+    .unwrap_or_else(|| panic!("no seed count in the summary:\n{stderr}"));
     assert!(
         dropped >= cross_worker,
         "{dropped} < {cross_worker}\n{stderr}"

@@ -320,6 +320,14 @@ impl Printed for assert_cmd::assert::Assert {
     }
 }
 
+/// The value printed in `text` right after `marker`, up to the next `end` (spaces
+/// around it trimmed): a figure read from a summary or a report. `None` when the
+/// marker is missing or what follows does not parse.
+pub fn value_after<T: std::str::FromStr>(text: &str, marker: &str, end: char) -> Option<T> {
+    let rest = text.split(marker).nth(1)?;
+    rest.split(end).next()?.trim().parse().ok()
+}
+
 /// A command's stderr as text (lossy: a test's message never fails on bad UTF-8).
 pub fn stderr_of(out: &impl Printed) -> String {
     String::from_utf8_lossy(&out.printed().stderr).into_owned()
