@@ -7,6 +7,7 @@
 //! Units are visited boxes first, then rows, then columns, as SE does, so that a
 //! box hidden single (1.2) is preferred to a line one (1.5).
 
+use super::memo::CellMemo;
 use super::tables::{
     digit_count, Bits, Bits64, Cells128, FewBits, BOXES, CELL_UNITS, COLS, PEERS, ROWS, UNIT_BITS,
     UNIT_CELLS, UNIT_MASK,
@@ -260,47 +261,6 @@ pub(crate) fn template_misses(b: &Pencilmarks, d: usize) -> u128 {
         }
     }
     pos & !used
-}
-
-/// The candidates of every cell when a finder last found nothing, on the board of the
-/// puzzle loaded `load`-th ([`Pencilmarks::loads`]). Candidates only shrink while a
-/// puzzle is solved, so a cell whose candidates equal the memo's did not change.
-pub(crate) struct CellMemo {
-    load: u64,
-    cand: [u16; 81],
-}
-
-impl Default for CellMemo {
-    fn default() -> Self {
-        // No puzzle is loaded 0th: every cell counts as changed.
-        CellMemo {
-            load: 0,
-            cand: [0; 81],
-        }
-    }
-}
-
-impl CellMemo {
-    /// The empty cells of `b` whose candidates changed since the memo was recorded.
-    pub(super) fn changed(&self, b: &Pencilmarks) -> u128 {
-        if self.load != b.loads {
-            return b.empty;
-        }
-        let mut changed = 0;
-        for c in Cells128(b.empty) {
-            changed |= u128::from(b.cand[c] != self.cand[c]) << c;
-        }
-        changed
-    }
-
-    /// A finder's return: when it found nothing, records the board's candidates.
-    pub(super) fn remember(&mut self, found: bool, b: &Pencilmarks) -> bool {
-        if !found {
-            self.load = b.loads;
-            self.cand = b.cand;
-        }
-        found
-    }
 }
 
 /// A finder's return: when it found nothing, records the board's stamps in its memo.

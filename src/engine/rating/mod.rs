@@ -91,6 +91,7 @@
 
 mod basic;
 mod chains;
+mod memo;
 mod tables;
 mod uniq;
 
@@ -400,7 +401,7 @@ pub(crate) struct Pencilmarks {
     pub digit_stamp: [u64; 9],
     /// When the candidates of each unit's cells last changed.
     pub unit_stamp: [u64; 27],
-    /// How many puzzles this board has loaded: [`basic::CellMemo`] tells boards apart
+    /// How many puzzles this board has loaded: [`memo::CellMemo`] tells boards apart
     /// by it.
     pub loads: u64,
     clock: u64,

@@ -781,7 +781,7 @@ fn aligned_triplets_remove_what_no_choice_of_the_three_allows() {
     each_path_board(100, |b, _| {
         let f = &mut rater.found;
         f.clear();
-        basic::aligned_triplets(b, f, &mut basic::CellMemo::default());
+        basic::aligned_triplets(b, f, &mut memo::CellMemo::default());
         let mut got = f.elims.clone();
         got.sort_unstable();
         got.dedup();

@@ -23,7 +23,7 @@
 //!   remaining digit. Type 3 (5.8–6.2): the BUG cells share a unit, where their
 //!   extras act as one cell of a naked set.
 
-use super::basic::CellMemo;
+use super::memo::CellMemo;
 use super::tables::{digit_count, Bits, Cells128, FewBits, CELL_UNITS, PEERS, UNIT_MASK};
 use super::{Found, Pencilmarks, Technique};
 
