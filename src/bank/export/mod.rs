@@ -11,13 +11,15 @@
 //! nothing is allocated per row (the export's hot loop).
 
 mod parquet;
+mod rows;
 mod sqlite;
 pub mod stream;
 
 use std::collections::HashSet;
 use std::path::Path;
 
-pub use stream::{export, Destination, Exported, Request};
+pub use rows::Request;
+pub use stream::{export, Destination, Exported};
 
 use crate::bank::format::canonical_key;
 use crate::bank::reader::Fields;

@@ -20,7 +20,7 @@ use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedW
 use parquet::schema::types::{ColumnDescPtr, ColumnPath, SchemaDescriptor, Type};
 use rayon::prelude::*;
 
-use super::stream::{Request, RowFailure, Rows};
+use super::rows::{Request, RowFailure, Rows};
 use super::{Field, Kind, Schema};
 use crate::bank::format::Manifest;
 use crate::bank::reader::Fields;

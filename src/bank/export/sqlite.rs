@@ -6,7 +6,7 @@ use anyhow::Context;
 use rusqlite::types::{ToSqlOutput, ValueRef};
 use rusqlite::Connection;
 
-use super::stream::{Request, RowFailure, Rows};
+use super::rows::{Request, RowFailure, Rows};
 use super::{Field, SQLITE_INDEXES, SQLITE_LOAD_PRAGMAS, SQLITE_USER_VERSION};
 use crate::bank::format::Manifest;
 use crate::util::output::{with_write_back, TempOutput};

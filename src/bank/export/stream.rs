@@ -5,21 +5,25 @@
 //! whatever the bank's size (plus 16 bytes per class with `--one-per-class`). Each shard's XXH3
 //! and row count are checked against the manifest as it is read, so a damaged bank
 //! fails the export.
+//!
+//! Here are [`export`], which checks the bank and the request and hands the rows to
+//! the format's writer, and the writers of the streamed formats (CSV, JSON Lines and
+//! the line formats). The reader and the rows every writer reads, Parquet's and
+//! SQLite's too, are in `rows`.
 
 use std::collections::HashSet;
 use std::io::{self, BufWriter, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::mpsc;
 
 use anyhow::{anyhow, bail, Context};
 
 use super::parquet::write_parquet;
+use super::rows::{read_shards, Batch, Request, RowFailure, Rows};
 use super::sqlite::write_sqlite;
 use super::{ExportError, Filter, Format, Schema};
-use crate::bank::format::{Manifest, DEFAULT_ZSTD_LEVEL, MANIFEST};
-use crate::bank::reader::{
-    check_bands, check_complete, refuse_bank_file, shard_mismatch, Fields, RawRow, RawRows,
-};
+use crate::bank::format::{DEFAULT_ZSTD_LEVEL, MANIFEST};
+use crate::bank::reader::{check_bands, check_complete, refuse_bank_file, Fields};
 use crate::bank::{self, RecordReader};
 use crate::engine::grid::Size;
 use crate::util::output::{is_broken_pipe, parent_of, TempOutput, WriteBack};
@@ -29,21 +33,6 @@ use crate::util::output::{is_broken_pipe, parent_of, TempOutput, WriteBack};
 const BATCHES_IN_FLIGHT: usize = 4;
 /// Bytes of encoded rows gathered before one write to the output.
 const WRITE_CHUNK: usize = 1 << 16;
-/// What to export, and how.
-#[derive(Clone, Debug)]
-pub struct Request<'a> {
-    /// The bank's directory.
-    pub bank: &'a Path,
-    pub format: Format,
-    /// Compress `--format csv` with zstd.
-    pub zstd: bool,
-    /// Keep only these bands (empty: all).
-    pub difficulty: &'a [String],
-    /// Keep the first row of each canonical form.
-    pub one_per_class: bool,
-    /// Stop after this many rows.
-    pub limit: Option<u64>,
-}
 
 /// Where the rows go: a file (through its temporary twin, which the caller commits),
 /// or a stream such as standard output for the streamed formats (a pipe has no
@@ -187,113 +176,6 @@ pub fn export(
         bank_rows: manifest.rows,
         closed,
     })
-}
-
-/// Raw rows of one shard, reused from batch to batch.
-struct Batch {
-    shard: usize,
-    rows: RawRows,
-}
-
-/// The reader thread: every listed shard in order, in batches; each shard's header,
-/// row count and XXH3 checked against the manifest. Returns early (and fine) when
-/// the writer hangs up.
-fn read_shards(
-    manifest: &Manifest,
-    paths: &[PathBuf],
-    mut first: Option<RecordReader>,
-    header: &csv::ByteRecord,
-    batches: &mpsc::SyncSender<Batch>,
-    recycled: &mpsc::Receiver<Batch>,
-) -> anyhow::Result<()> {
-    for (k, (shard, path)) in manifest.shards.iter().zip(paths).enumerate() {
-        let mut reader = match first.take() {
-            Some(reader) => reader,
-            None => RecordReader::open(path)?,
-        };
-        reader.read_header()?;
-        if reader.header() != header {
-            bail!(
-                "{}: its header differs from the first shard's ({})",
-                path.display(),
-                paths[0].display()
-            );
-        }
-        let mut rows = 0u64;
-        loop {
-            let mut batch = recycled.try_recv().unwrap_or_else(|_| Batch {
-                shard: k,
-                rows: RawRows::default(),
-            });
-            batch.shard = k;
-            if !reader.read_rows(&mut batch.rows)? {
-                break;
-            }
-            rows += batch.rows.len() as u64;
-            if batches.send(batch).is_err() {
-                return Ok(());
-            }
-        }
-        let digest = reader.finish()?;
-        if let Some(what) = shard_mismatch(shard, rows, &digest) {
-            bail!("{}: {what} (run `sudoku-factory verify`)", path.display());
-        }
-    }
-    Ok(())
-}
-
-/// Why one row could not be written: the row is bad (named by shard and line), or
-/// the output failed.
-pub(super) enum RowFailure {
-    Bad(ExportError),
-    Write(anyhow::Error),
-}
-
-impl From<ExportError> for RowFailure {
-    fn from(e: ExportError) -> Self {
-        RowFailure::Bad(e)
-    }
-}
-
-/// The writer's side of the stream: batches in, kept rows out to a format.
-pub(super) struct Rows<'a> {
-    batches: &'a mpsc::Receiver<Batch>,
-    recycle: &'a mpsc::Sender<Batch>,
-    paths: &'a [PathBuf],
-    pub(super) schema: &'a Schema,
-    pub(super) filter: &'a mut Filter,
-    on_rows: &'a dyn Fn(u64),
-}
-
-impl Rows<'_> {
-    /// Runs `per_row` on every row the filter keeps, in bank order.
-    pub(super) fn each(
-        &mut self,
-        mut per_row: impl FnMut(&RawRow<'_>) -> Result<(), RowFailure>,
-    ) -> anyhow::Result<()> {
-        while let Ok(batch) = self.batches.recv() {
-            for i in 0..batch.rows.len() {
-                let record = batch.rows.row(i);
-                if !self.filter.keep(self.schema, &record) {
-                    continue;
-                }
-                match per_row(&record) {
-                    Ok(()) => {}
-                    Err(RowFailure::Write(e)) => return Err(e),
-                    Err(RowFailure::Bad(e)) => {
-                        let line = record.line();
-                        bail!("{}, line {line}: {e}", self.paths[batch.shard].display());
-                    }
-                }
-            }
-            (self.on_rows)(batch.rows.len() as u64);
-            let _ = self.recycle.send(batch);
-            if self.filter.full() {
-                break;
-            }
-        }
-        Ok(())
-    }
 }
 
 impl Destination<'_> {
