@@ -172,12 +172,13 @@ impl<S: Shape> Board for Nxn<S> {
 
     #[inline]
     fn rate(puzzle: &Self::Cells) -> Option<Rating> {
-        S::rate(puzzle)
+        crate::engine::rating::rate(nine(puzzle)?)
     }
 
     #[inline]
     fn rate_solved(puzzle: &Self::Cells, solution: &Self::Cells, cap: u8) -> Option<Rating> {
-        S::rate_solved(puzzle, solution, cap)
+        let (puzzle, solution) = (nine(puzzle)?, nine(solution)?);
+        Some(crate::engine::rating::rate_solved(puzzle, solution, cap))
     }
 
     fn is_consistent(cells: &Self::Cells) -> bool {
@@ -193,4 +194,11 @@ impl<S: Shape> Board for Nxn<S> {
     fn format_zeros_into(cells: &Self::Cells, out: &mut [u8]) {
         crate::engine::grid::format_sized_zeros_into(cells.as_ref(), out);
     }
+}
+
+/// The 9×9 board `cells` is, `None` for every other size: the rater ([`crate::engine::rating`])
+/// is 9×9's. (The length is the shape's constant: the test folds away.)
+#[inline(always)]
+fn nine(cells: &impl AsRef<[u8]>) -> Option<&[u8; 81]> {
+    cells.as_ref().try_into().ok()
 }

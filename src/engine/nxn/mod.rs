@@ -127,23 +127,6 @@ pub trait Shape: Copy + Clone + Debug + Default + Send + Sync + 'static {
     fn canonical_form(puzzle: &Self::Cells) -> Self::Cells {
         canon::canonical_form::<Self>(puzzle)
     }
-
-    /// The technique rating on the SE scale ([`crate::engine::rating`]), `None` where
-    /// the size has no rater (every size but 9×9) or the puzzle is not unique.
-    #[inline]
-    fn rate(_puzzle: &Self::Cells) -> Option<crate::engine::rating::Rating> {
-        None
-    }
-
-    /// [`BoxShape::rate`] for a puzzle known to be uniquely solvable with `solution`.
-    #[inline]
-    fn rate_solved(
-        _puzzle: &Self::Cells,
-        _solution: &Self::Cells,
-        _cap: u8,
-    ) -> Option<crate::engine::rating::Rating> {
-        None
-    }
 }
 
 macro_rules! shape {
@@ -193,20 +176,6 @@ shape!(
         #[inline]
         fn canonical_form(puzzle: &Self::Cells) -> Self::Cells {
             crate::engine::nxn::canon::nine::canonical_form(puzzle)
-        }
-
-        #[inline]
-        fn rate(puzzle: &Self::Cells) -> Option<crate::engine::rating::Rating> {
-            crate::engine::rating::rate(puzzle)
-        }
-
-        #[inline]
-        fn rate_solved(
-            puzzle: &Self::Cells,
-            solution: &Self::Cells,
-            cap: u8,
-        ) -> Option<crate::engine::rating::Rating> {
-            Some(crate::engine::rating::rate_solved(puzzle, solution, cap))
         }
     }
 );
