@@ -16,6 +16,8 @@
 //!   layer directory in its `mod.rs` map, and every source
 //!   file is reached by a `mod` declaration (no orphan file that silently stops
 //!   compiling).
+//! * No files of one directory import each other in a circle ([`sibling_circles`]):
+//!   what two siblings share lives in a third, below both.
 //!
 //! Code inside `#[cfg(test)]` modules is exempt from the first two rules (tests may
 //! read fixtures), and comments are ignored.
@@ -535,4 +537,169 @@ fn the_import_check_catches_what_it_should() {
         "// crate::bank::x\n#[cfg(test)]\nmod tests {\n    use crate::bank::x;\n}\n"
     )
     .is_empty());
+}
+
+/// A file's module as its parent's directory and its name: `a/b.rs` and `a/b/mod.rs`
+/// are both module `b` of `a` (the crate roots: `None`).
+fn module_of(file: &str) -> Option<(&str, &str)> {
+    let path = file.strip_suffix(".rs")?;
+    let path = path.strip_suffix("/mod").unwrap_or(path);
+    match path {
+        "lib" | "main" => None,
+        _ => Some(path.rsplit_once('/').unwrap_or(("", path))),
+    }
+}
+
+/// The sibling modules (of `names`, its parent's other modules) that the code of a
+/// module of `dir` names, through `super::` or `dir`'s own `crate::` path.
+fn sibling_imports(dir: &str, text: &str, names: &BTreeSet<&str>) -> BTreeSet<String> {
+    let own = if dir.is_empty() {
+        "crate::".to_string()
+    } else {
+        format!("crate::{}::", dir.replace('/', "::"))
+    };
+    let mut named = BTreeSet::new();
+    for (_, code) in code_lines(text) {
+        for prefix in ["super::", own.as_str()] {
+            for (at, _) in code.match_indices(prefix) {
+                if prefix == "super::" && code[..at].ends_with("::") {
+                    continue; // super::super::x names the grandparent's x
+                }
+                let rest = &code[at + prefix.len()..];
+                let group = rest
+                    .strip_prefix('{')
+                    .map(|g| g.split('}').next().unwrap_or(""));
+                for path in group.map_or(vec![rest], |g| g.split(',').collect()) {
+                    let name: String = path
+                        .trim()
+                        .chars()
+                        .take_while(|c| c.is_alphanumeric() || *c == '_')
+                        .collect();
+                    if names.contains(name.as_str()) {
+                        named.insert(name);
+                    }
+                }
+            }
+        }
+    }
+    named
+}
+
+/// The circles of imports between the modules of one parent, each as
+/// `dir/a.rs -> dir/b.rs -> dir/a.rs`.
+fn sibling_circles(files: &[(String, String)]) -> Vec<String> {
+    use std::collections::BTreeMap;
+    // Per parent directory, its modules' names and their files.
+    let mut parents: BTreeMap<&str, BTreeMap<&str, (&str, &str)>> = BTreeMap::new();
+    for (file, text) in files {
+        if let Some((dir, name)) = module_of(file) {
+            parents
+                .entry(dir)
+                .or_default()
+                .insert(name, (file.as_str(), text.as_str()));
+        }
+    }
+    let mut circles = Vec::new();
+    for (dir, modules) in &parents {
+        let names: BTreeSet<&str> = modules.keys().copied().collect();
+        let edges: BTreeMap<&str, BTreeSet<String>> = modules
+            .iter()
+            .map(|(&name, &(_, text))| {
+                let mut to = sibling_imports(dir, text, &names);
+                to.remove(name);
+                (name, to)
+            })
+            .collect();
+        // Depth-first from each module, through later-named ones only: a path back
+        // to where it started is a circle, reported once, from its first name.
+        for &start in modules.keys() {
+            let mut stack = vec![vec![start]];
+            while let Some(path) = stack.pop() {
+                for next in &edges[path[path.len() - 1]] {
+                    let next = next.as_str();
+                    if next == start {
+                        let shown: Vec<&str> =
+                            path.iter().chain([&start]).map(|m| modules[m].0).collect();
+                        circles.push(shown.join(" -> "));
+                    } else if next > start && !path.contains(&next) {
+                        let mut longer = path.clone();
+                        longer.push(next);
+                        stack.push(longer);
+                    }
+                }
+            }
+        }
+    }
+    circles
+}
+
+#[test]
+fn no_files_of_a_directory_import_each_other_in_a_circle() {
+    let circles = sibling_circles(&src_files());
+    assert!(
+        circles.is_empty(),
+        "files that import each other (move what they share into a file below both):\n{}",
+        circles.join("\n")
+    );
+}
+
+#[test]
+fn the_circle_check_catches_what_it_should() {
+    let file = |name: &str, text: &str| (name.to_string(), text.to_string());
+    // rating's circle before 0.4.22's CellMemo move, and export's.
+    let rating = [
+        file("engine/rating/mod.rs", "mod basic;\nmod uniq;\n"),
+        file(
+            "engine/rating/basic.rs",
+            "pub loops: super::uniq::LoopMemo,\n",
+        ),
+        file("engine/rating/uniq.rs", "use super::basic::CellMemo;\n"),
+    ];
+    assert_eq!(
+        sibling_circles(&rating),
+        ["engine/rating/basic.rs -> engine/rating/uniq.rs -> engine/rating/basic.rs"]
+    );
+    let export = [
+        file(
+            "bank/export/stream.rs",
+            "use super::sqlite::write_sqlite;\n",
+        ),
+        file(
+            "bank/export/sqlite.rs",
+            "use crate::bank::export::{stream::Rows, Field};\n",
+        ),
+        file("bank/export/parquet.rs", "use super::{Field, Kind};\n"),
+    ];
+    assert_eq!(sibling_circles(&export).len(), 1);
+    // Three in a ring is a circle too; a child naming its parent's items is not.
+    let ring = [
+        file("a/x.rs", "use super::y::Y;\n"),
+        file("a/y.rs", "use super::z::Z;\n"),
+        file("a/z.rs", "use super::x::X;\n"),
+        file("a/mod.rs", "mod x;\nmod y;\nmod z;\npub struct Shared;\n"),
+        file("a/w.rs", "use super::Shared;\nuse super::super::x::Far;\n"),
+    ];
+    assert_eq!(
+        sibling_circles(&ring),
+        ["a/x.rs -> a/y.rs -> a/z.rs -> a/x.rs"]
+    );
+    // A directory's mod.rs is its module among its parent's.
+    let nested = [
+        file("engine/grid.rs", "use super::rating::Rater;\n"),
+        file("engine/rating/mod.rs", "use crate::engine::grid::Cells;\n"),
+        file("engine/rating/basic.rs", "use super::Found;\n"),
+    ];
+    assert_eq!(
+        sibling_circles(&nested),
+        ["engine/grid.rs -> engine/rating/mod.rs -> engine/grid.rs"]
+    );
+    // In a test module, or a comment, it is not code.
+    let tests_only = [
+        file("a/x.rs", "use super::y::Y;\n"),
+        file(
+            "a/y.rs",
+            "// super::x::X\n#[cfg(test)]\nmod tests {\n    use super::super::x::X;\n}\n",
+        ),
+    ];
+    assert!(sibling_circles(&tests_only).is_empty());
 }
