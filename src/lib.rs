@@ -48,6 +48,9 @@
 //!
 //! * Imports point down: `engine` imports only `engine`, `util` only `util`, `bank`
 //!   `engine` and `util`, `run` those and `bank`, `render` `engine` and `util`.
+//!   Within a layer, no files of one directory import each other in a circle: what
+//!   two share lives in a third below both (the rater is picked by `board`, above
+//!   both `nxn` and `rating`).
 //! * The puzzle logic (`engine`, `run::seed`, `run::rng`) does no I/O, never sees a
 //!   clap type, and draws randomness only from an `rng` it is handed.
 //! * One engine: strategies, the symmetry group and the row format are written once
@@ -63,7 +66,7 @@
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 //!
 //! `tests/suite/tidy.rs` checks these invariants on the source: the import directions
-//! (naming the offending line); I/O and printing only in `main`, `cmd`, `util`,
+//! (naming the offending line) and the absence of circles; I/O and printing only in `main`, `cmd`, `util`,
 //! `bank::sink` and `bank::reader`; no mutable global state in the puzzle logic;
 //! every `#[ignore]` with a reason; every module in a code map.
 
