@@ -33,7 +33,7 @@
 //!   (stage histograms).
 //! * [`render`] — puzzles for people: selection, page layout as a display list, its
 //!   PDF, SVG and PNG writers, the offline HTML play page; no I/O.
-//! * [`bench`] — `bench`: every fill × carve combination measured on one budget,
+//! * [`bench`](mod@bench) — `bench`: every fill × carve combination measured on one budget,
 //!   beside the `sudoku` crate's generator (`bench::peer`, feature `sudoku-peer`).
 //! * [`cli`] — clap types, the only module that knows clap; [`cmd`] — **one file per
 //!   subcommand** (`cmd/export.rs` is `sudoku-factory export`), the I/O edge: arguments
@@ -66,9 +66,15 @@
 //! * Output bytes depend only on the options and `--seed`, never on `--threads`.
 //!
 //! `tests/suite/tidy.rs` checks these invariants on the source: the import directions
-//! (naming the offending line) and the absence of circles; I/O and printing only in `main`, `cmd`, `util`,
-//! `bank::sink` and `bank::reader`; no mutable global state in the puzzle logic;
-//! every `#[ignore]` with a reason; every module in a code map.
+//! (naming the offending line) and the absence of circles; I/O and printing only in
+//! `main`, `cmd`, `util`, `bank::sink` and `bank::reader`; no mutable global state in
+//! the puzzle logic; every `#[ignore]` with a reason; every module in a code map.
+//!
+//! These docs link private items too: read them with `cargo doc --document-private-items
+//! --open`.
+
+// The architecture docs name private items on purpose (see above).
+#![allow(rustdoc::private_intra_doc_links)]
 
 pub mod bank;
 pub mod bench;

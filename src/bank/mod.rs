@@ -1,7 +1,7 @@
 //! The bank format and everything that reads or writes a bank (DESIGN.md, "Bank
 //! layout"): a directory of zstd-compressed CSV shards and a manifest.
 //!
-//! * [`format`] — the format both sides share, no I/O: [`format::COLUMNS`] and
+//! * [`format`](mod@format) — the format both sides share, no I/O: [`format::COLUMNS`] and
 //!   [`format::HEADER`], the one row format [`format::format_row`], shard and
 //!   manifest names, [`format::Manifest`] with its typed [`format::Params`], the frame
 //!   layout of a run, [`format::canonical_key`] and the seed record

@@ -6,7 +6,7 @@
 //! * [`verify`] — check a bank: manifest, checksums, ids, every row re-solved.
 //! * [`stats`] — summarise a bank; the chart only where `--svg` says.
 //! * [`merge`] — combine banks of one size.
-//! * [`bench`] — measure the strategies; the table, CSV, JSON and SVG.
+//! * [`bench`](mod@bench) — measure the strategies; the table, CSV, JSON and SVG.
 //! * [`solve`], [`canon`], [`transform`] — line filters over puzzle text.
 //! * [`grade`] — the technique rating of each input puzzle, with its path on demand.
 //! * [`export`] — a bank into one SQLite, JSON Lines or CSV file, written atomically.

@@ -13,9 +13,9 @@
 //!   the symmetry group as a value type ([`nxn::transform`], expansion) and the 4×4
 //!   census.
 //! * [`generate`] — the seed strategies of every size, written once over a `Shape`:
-//!   [`generate::fill`] builds complete grids, [`generate::carve`] removes clues
-//!   while the solution stays unique, [`generate::symmetry`] gives the orbits a
-//!   symmetric carve removes together.
+//!   [`generate::fill`](mod@generate::fill) builds complete grids,
+//!   [`generate::carve`](mod@generate::carve) removes clues while the solution stays
+//!   unique, [`generate::symmetry`] gives the orbits a symmetric carve removes together.
 //! * [`bands`] — difficulty band tables: clue ranges, or rating ranges with
 //!   `--grade rating`.
 //! * [`rating`] — the 9×9 technique rating on the Sudoku Explainer scale: a logical

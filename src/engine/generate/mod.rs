@@ -1,8 +1,8 @@
 //! Making a seed puzzle the expensive way: fill a complete grid, then carve clues out
 //! of it while the solution stays unique (SEEDS.md).
 //!
-//! Each family is a file: [`fill`] builds complete grids, [`carve`] removes clues,
-//! [`symmetry`] gives the orbits a symmetric carve removes together.
+//! Each family is a file: [`fill`](mod@fill) builds complete grids, [`carve`](mod@carve)
+//! removes clues, [`symmetry`] gives the orbits a symmetric carve removes together.
 //! Strategies are value enums so that the pipeline can pick one per run without
 //! dynamic dispatch in the hot loop, and so that adding a strategy is adding a variant
 //! and a function in the family's file.

@@ -1,7 +1,7 @@
 //! `backtrack` (SEEDS.md) on any board: depth-first backtracking over the cells in
-//! row-major order, as the 9×9 [`crate::engine::generate::fill`] does; at every visit of a cell
-//! its candidate values are tried in a freshly shuffled order, so every run yields a
-//! different grid.
+//! row-major order, as the 9×9 [`crate::engine::generate::fill`](mod@super) does; at
+//! every visit of a cell its candidate values are tried in a freshly shuffled order, so
+//! every run yields a different grid.
 //!
 //! Plain backtracking has a heavy tail that grows with the board: an early bad choice
 //! in row-major order is only discovered rows later, and undoing it means exhausting

@@ -2,8 +2,8 @@
 //! to N, each copy at a uniformly random cell where it is legal (empty, and the value
 //! not yet in the cell's row, column or box). When a copy has no legal cell left, the
 //! whole grid starts over from empty. At the end every value is checked to occur N
-//! times. As in the 9×9 [`crate::engine::generate::fill`], nothing is undone step by step, so
-//! a run is a sequence of independent attempts.
+//! times. As in the 9×9 [`crate::engine::generate::fill`](mod@super), nothing is undone
+//! step by step, so a run is a sequence of independent attempts.
 //!
 //! Naive by design, and on large boards hopeless: the chance that an attempt never
 //! paints itself into a corner falls steeply with N (figures at [`super::unsuitable`],

@@ -3,8 +3,8 @@
 //! limit 1) whether at least one solution still exists, otherwise undo and try another
 //! value or cell; repeat until the grid is full.
 //!
-//! As in the 9×9 [`crate::engine::generate::fill`], a refuted addition stays refuted: if the
-//! board `P` plus `(cell, v)` has no solution, neither has any `P' ⊇ P` plus
+//! As in the 9×9 [`crate::engine::generate::fill`](mod@super), a refuted addition stays
+//! refuted: if the board `P` plus `(cell, v)` has no solution, neither has any `P' ⊇ P` plus
 //! `(cell, v)`, because more givens never add solutions. So refuted values are
 //! remembered per cell (`banned`) for the rest of the run and never drawn again. Since
 //! the board always keeps a solution, every empty cell has a value that is neither

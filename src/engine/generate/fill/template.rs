@@ -1,5 +1,5 @@
 //! `template` (SEEDS.md) on any board: start from one fixed pattern grid and shuffle it
-//! by validity-preserving maps, as the 9×9 [`crate::engine::generate::fill`] does.
+//! by validity-preserving maps, as the 9×9 [`crate::engine::generate::fill`](mod@super) does.
 //!
 //! The pattern: row 0 is `1..=N`; each next row is the previous one shifted left by B
 //! inside a band and by 1 at a band boundary, i.e. row `r` is row 0 rotated by
