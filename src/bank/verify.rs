@@ -61,9 +61,9 @@ pub enum Defect {
     /// The solution column is not a complete valid grid.
     #[error("the solution is not a complete valid grid")]
     InvalidSolution,
-    /// A given of the puzzle differs from the solution.
-    #[error("the puzzle's given at row {}, column {} differs from the solution", cell / 9 + 1, cell % 9 + 1)]
-    PuzzleMismatch { cell: usize },
+    /// A given of the puzzle differs from the solution (row and column from 1).
+    #[error("the puzzle's given at row {row}, column {column} differs from the solution")]
+    PuzzleMismatch { row: usize, column: usize },
     #[error("the puzzle has no solution")]
     NoSolution,
     #[error("the puzzle has two or more solutions")]
@@ -578,7 +578,11 @@ pub fn check_row<B: Board>(
         report(Defect::InvalidSolution);
     }
     if let Some(cell) = (0..puzzle.len()).find(|&c| puzzle[c] != 0 && puzzle[c] != solution[c]) {
-        report(Defect::PuzzleMismatch { cell });
+        let side = B::SIZE.side();
+        report(Defect::PuzzleMismatch {
+            row: cell / side + 1,
+            column: cell % side + 1,
+        });
     }
     // When the solution is valid and agrees with every given, a unique puzzle's one
     // solution is that grid; so uniqueness is all that is left to check.
@@ -1000,8 +1004,12 @@ mod tests {
         row.clues = 27;
         row.canonical = None;
         let found = defects(&row);
+        let (row_of, column) = (c / 9 + 1, c % 9 + 1);
         assert!(
-            found.contains(&Defect::PuzzleMismatch { cell: c }),
+            found.contains(&Defect::PuzzleMismatch {
+                row: row_of,
+                column
+            }),
             "{found:?}"
         );
         row.solution.swap(0, 1);

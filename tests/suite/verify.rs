@@ -124,6 +124,39 @@ fn a_puzzle_with_two_solutions_is_reported() {
         .stderr(predicate::str::contains("has 1 defect in"));
 }
 
+/// Regression: on boards other than 9×9, a given that differs from the solution was
+/// placed as if the board were 9 wide ("row 1, column 6" for 4×4's cell 5).
+#[test]
+fn a_wrong_given_is_placed_on_its_own_board_size() {
+    for (size, side) in [(4usize, 4usize), (16, 16)] {
+        let dir = tempfile::tempdir().unwrap();
+        let out = dir.path().join("bank");
+        generate(&out).size(size).count(5).variants(1).seed(3).run();
+        let mut expected = String::new();
+        rewrite_shard(&out, "bank-00000.csv.zst", |lines| {
+            let mut fields: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+            let solution: Vec<char> = fields[2].chars().collect();
+            let mut puzzle: Vec<char> = fields[1].chars().collect();
+            // The first given past the first row, changed to another symbol of the
+            // solution's (so the row still parses).
+            let c = (side..side * side).find(|&c| puzzle[c] != '.').unwrap();
+            puzzle[c] = *solution.iter().find(|&&v| v != solution[c]).unwrap();
+            fields[1] = puzzle.into_iter().collect();
+            lines[1] = fields.join(",");
+            expected = format!(
+                "the puzzle's given at row {}, column {} differs from the solution",
+                c / side + 1,
+                c % side + 1
+            );
+        });
+        verify(&out)
+            .code(1)
+            .stderr(predicate::str::contains(format!(
+                "bank-00000.csv.zst line 2 (id 0): {expected}"
+            )));
+    }
+}
+
 #[test]
 fn a_copied_puzzle_is_a_duplicate_of_the_first() {
     let (_dir, out) = bank();
