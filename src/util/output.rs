@@ -251,7 +251,8 @@ impl TempOutput {
             .and_then(|f| f.sync_all())
             .map_err(io_error("syncing", &self.tmp))?;
         let doing = format!("renaming {} to", self.tmp.display());
-        fs::rename(&self.tmp, &self.dest).map_err(io_error(&doing, &self.dest))?;
+        // Under the sweep's lock: a directory a signal removes gets no file after.
+        creating(|| fs::rename(&self.tmp, &self.dest)).map_err(io_error(&doing, &self.dest))?;
         sync_dir(parent_of(&self.dest))?;
         // Renamed: nothing to remove, on a signal or on drop.
         self.on_signal.take();
@@ -293,7 +294,7 @@ pub fn write_via(tmp: &Path, dest: &Path, bytes: &[u8], durable: bool) -> Result
             f.sync_all().map_err(io_error("syncing", tmp))?;
         }
         drop(f);
-        fs::rename(tmp, dest).map_err(io_error("renaming into place", dest))
+        creating(|| fs::rename(tmp, dest)).map_err(io_error("renaming into place", dest))
     })();
     if written.is_err() {
         // Never leave a half-written file behind, even a hidden one.

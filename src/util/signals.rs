@@ -1,6 +1,7 @@
 //! Ctrl-C, `kill` (SIGTERM) and a closed terminal (SIGHUP) end a run as they always
 //! did, but first remove the temporary files it was writing: the hidden twin of a
-//! shard, a manifest, an export or a rendered file, and `merge`'s scratch directory.
+//! shard, a manifest, an export or a rendered file, `merge`'s scratch directory, and
+//! a directory of images `render` made for a set not yet complete.
 //! What a run had completed stays (finished shards, the manifest `--resume` reads, a
 //! stage's seed file); only unfinished bytes go. Without this, the next run into the
 //! same place removes them (as it does after SIGKILL, which nothing can catch).
@@ -50,7 +51,8 @@ pub fn remove_on_signal(path: PathBuf, dir: bool) -> OnSignal {
 /// or opens it in a way that may create it), so that no signal falls between the two:
 /// the signal thread either finds what `create` made and removes it, or began its
 /// sweep first and the process ends before `create` runs. Without it, a file created
-/// just after the sweep would outlive the run.
+/// just after the sweep would outlive the run. Renames into place go through it too,
+/// so that a registered directory the sweep removed gets no finished file after.
 pub fn creating<T>(create: impl FnOnce() -> T) -> T {
     let _sweep_waits = registry();
     create()
@@ -64,18 +66,18 @@ pub fn settle() {
     drop(registry());
 }
 
-/// Removes `entries` (files or directories); returns how many existed.
-fn remove<'a>(entries: impl Iterator<Item = &'a (u64, PathBuf, bool)>) -> usize {
-    let mut removed = 0;
+/// Removes `entries` (files or directories); returns how many files and how many
+/// directories existed.
+fn remove<'a>(entries: impl Iterator<Item = &'a (u64, PathBuf, bool)>) -> (u64, u64) {
+    let (mut files, mut dirs) = (0, 0);
     for (_, path, dir) in entries {
-        let gone = if *dir {
-            std::fs::remove_dir_all(path)
+        if *dir {
+            dirs += u64::from(std::fs::remove_dir_all(path).is_ok());
         } else {
-            std::fs::remove_file(path)
-        };
-        removed += usize::from(gone.is_ok());
+            files += u64::from(std::fs::remove_file(path).is_ok());
+        }
     }
-    removed
+    (files, dirs)
 }
 
 /// Starts the thread that tidies up on SIGINT, SIGTERM or SIGHUP, then ends the
@@ -96,19 +98,24 @@ pub fn install() {
         .spawn(move || {
             if let Some(signal) = signals.forever().next() {
                 let list = registry();
-                let removed = remove(list.iter());
+                let (files, dirs) = remove(list.iter());
                 // The lock stays held: no writer registers a new file before the end.
                 std::mem::forget(list);
-                if removed > 0 {
+                if files + dirs > 0 {
                     let name = match signal {
                         SIGINT => "interrupted",
                         SIGTERM => "terminated",
                         _ => "hung up",
                     };
-                    crate::say!(
-                        "sudoku-factory: {name}; removed {}",
-                        crate::util::text::counted(removed as u64, "unfinished temporary file")
-                    );
+                    let what: Vec<String> = [
+                        (files, "unfinished temporary file"),
+                        (dirs, "unfinished directory"),
+                    ]
+                    .into_iter()
+                    .filter(|&(n, _)| n > 0)
+                    .map(|(n, what)| crate::util::text::counted(n, what))
+                    .collect();
+                    crate::say!("sudoku-factory: {name}; removed {}", what.join(" and "));
                 }
                 // The default action of these three signals ends the process.
                 let _ = signal_hook::low_level::emulate_default_handler(signal);
@@ -163,7 +170,7 @@ mod tests {
                 .iter()
                 .filter(|(_, p, _)| p.starts_with(dir.path())),
         );
-        assert_eq!(removed, 2);
+        assert_eq!(removed, (1, 1));
         assert!(kept.exists() && !gone.exists() && !scratch.exists());
         drop(guards);
         assert!(!registry().iter().any(|(_, p, _)| p.starts_with(dir.path())));
