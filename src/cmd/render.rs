@@ -33,6 +33,7 @@ use crate::render::layout::{self, BookConfig, Trim};
 use crate::render::select::{Candidate, Config, Count, Selector};
 use crate::render::{pdf, png, svg, Puzzle};
 use crate::say;
+use crate::util::signals::{remove_on_signal, OnSignal};
 use crate::util::text::counted;
 use crate::with_board;
 
@@ -161,11 +162,10 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
         None => None,
     };
     // Image names are known now: refuse existing ones before writing anything.
-    let (images, created) = image_jobs(args, &puzzles)?;
-    // Until the image sets are complete, a failure (the book's write, an image's)
-    // removes the directories this run made for them: they hold nothing or a set
-    // cut short.
-    let mut made = MadeDirs(created);
+    let (images, mut made) = image_jobs(args, &puzzles)?;
+    // Until the image sets are complete, a failure (the book's write, an image's) or
+    // a signal removes the directories this run made for them: they hold nothing or
+    // a set cut short.
     let page = match &args.html {
         Some(_) => Some(play_page(&args.title, size, &puzzles)?),
         None => None,
@@ -282,12 +282,13 @@ pub fn run(args: &RenderArgs) -> anyhow::Result<Outcome> {
 
 /// Directories a render made for its images, removed (with what they hold: only
 /// that render's files) when dropped while not empty, that is on a failure before
-/// the image sets were complete.
-struct MadeDirs(Vec<PathBuf>);
+/// the image sets were complete; and, by their guards, when a signal ends the run
+/// before then (a set cut short would look complete).
+struct MadeDirs(Vec<(PathBuf, OnSignal)>);
 
 impl Drop for MadeDirs {
     fn drop(&mut self) {
-        for dir in &self.0 {
+        for (dir, _) in &self.0 {
             let _ = fs::remove_dir_all(dir);
         }
     }
@@ -587,11 +588,9 @@ struct ImageJob {
 
 /// The images `--svg` and `--png` ask for, `puzzle-0001.svg` and `solution-0001.svg`
 /// (numbers padded to at least four digits); their directories created (returned:
-/// the ones that were not there), and names that exist refused without `--force`.
-fn image_jobs(
-    args: &RenderArgs,
-    puzzles: &[Puzzle],
-) -> anyhow::Result<(Vec<ImageJob>, Vec<PathBuf>)> {
+/// the ones that were not there, as [`MadeDirs`]), and names that exist refused
+/// without `--force`.
+fn image_jobs(args: &RenderArgs, puzzles: &[Puzzle]) -> anyhow::Result<(Vec<ImageJob>, MadeDirs)> {
     let width = puzzles
         .iter()
         .map(|p| p.number)
@@ -628,11 +627,12 @@ fn image_jobs(
     let mut created = Vec::new();
     for dir in [&args.svg, &args.png].into_iter().flatten() {
         if !dir.exists() {
-            created.push(dir.clone());
+            // Registered before it is made, as a temporary file is.
+            created.push((dir.clone(), remove_on_signal(dir.clone(), true)));
         }
         create_output_dir(dir)?;
     }
-    Ok((jobs, created))
+    Ok((jobs, MadeDirs(created)))
 }
 
 /// With `--force` an image set replaces the last one in its directory: images of

@@ -990,3 +990,25 @@ fn a_book_of_forty_per_band_in_rating_order() {
         "{stderr}"
     );
 }
+
+/// Regression: SIGTERM during `--png` into a directory the run made left the images
+/// written so far, a set cut short that looked like a finished one. Now the
+/// directory goes, as a failure's does; one that was there keeps its files.
+#[test]
+fn a_signal_during_the_images_removes_the_directory_the_run_made() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank")).count(1000).seed(4).bank();
+    let pngs = dir.path().join("pngs");
+    let written = |d: &Path| std::fs::read_dir(d).map_or(0, |e| e.count());
+    let mut cmd = Command::new(common::bin());
+    cmd.arg("render")
+        .arg(&bank)
+        .args(["--count", "1000", "--dpi", "300", "--png"])
+        .arg(&pngs);
+    let status = common::signal_when(cmd, || written(&pngs) >= 4, libc::SIGTERM)
+        .expect("2,000 images take longer than the wait for four");
+    assert_eq!(status.signal(), Some(libc::SIGTERM));
+    assert!(!pngs.exists(), "{:?}", listing(&pngs));
+    assert_eq!(listing(dir.path()), ["bank"]);
+}
