@@ -530,4 +530,24 @@ mod tests {
             assert!(e.contains("not a regular file"), "{e}");
         }
     }
+
+    /// Regression: a file renamed into place while the signal sweep removed its
+    /// registered directory reappeared in it (a `render --png` directory kept one
+    /// image). The rename waits while the sweep holds its lock.
+    #[test]
+    fn a_commit_waits_for_a_sweep_in_progress() {
+        let dir = tempfile::tempdir().unwrap();
+        let dest = dir.path().join("image.png");
+        let out = TempOutput::new(&dest).unwrap();
+        out.create().unwrap().write_all(b"done").unwrap();
+        // `creating` holds the sweep's lock while its closure runs, as a sweep does.
+        let committer = creating(|| {
+            let committer = std::thread::spawn(move || out.commit().is_ok());
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            assert!(!dest.exists(), "renamed while the sweep held the lock");
+            committer
+        });
+        assert!(committer.join().unwrap());
+        assert!(dest.exists());
+    }
 }
