@@ -643,10 +643,13 @@ pub fn check_row<B: Board>(
 }
 
 /// How [`check_row`] checks the rating columns. Rating is costly (≈ 0.2 ms for a
-/// minimal puzzle against µs for the other checks) and invariant under the symmetry
-/// group, so `verify` re-rates the first row of every run of rows sharing a canonical
-/// form (a seed and its variants) and holds the rest of the run to the rater's
-/// rating of that row; a bank rated by an earlier rater, to the row's stated one.
+/// minimal puzzle against µs for the other checks), and a bank rates each seed once:
+/// its variants carry the seed's rating (their own may differ by 0.1, SE's path
+/// depending on the orientation). So `verify` re-rates the first row of every run of
+/// rows sharing a canonical form (a seed and its variants) and holds the rest of the
+/// run to the rater's rating of that row; a bank rated by an earlier rater, to the
+/// row's stated one. A run that goes on past a chunk or a shard is held, there, to
+/// what its first row gave ([`RunHead`]): its first row there is a variant.
 #[derive(Clone, Copy, Debug)]
 pub enum RatingCheck {
     /// No rating to check: a bank from before the rating columns (version 0.1.0), or
@@ -666,20 +669,78 @@ pub enum RatingCheck {
     },
 }
 
-/// The [`RatingCheck`] of each row of `rows` (in id order): where a run of one
-/// canonical form starts (or the row has none), [`RatingCheck::Rerate`] (`Skip` for
-/// a bank rated by an earlier rater: `rerate` false); after it, [`RatingCheck::Rest`].
+/// The run of one canonical form that the rows before a chunk ended with: what its
+/// rows in the chunk must carry ([`RatingCheck::SameAs`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct RunHead<C> {
+    pub canonical: C,
+    pub rating: Option<Rating>,
+    /// The id of the run's first row.
+    pub first_id: u64,
+    /// `rating` is the rater's (else the first row's stated one).
+    pub by_rater: bool,
+}
+
+impl<C: Clone> RunHead<C> {
+    /// The run `first` starts, `rerated` as [`check_row`] returned it (see [`held_to`]).
+    pub fn of(first: &Row<C>, rerated: Option<Option<Rating>>) -> Option<RunHead<C>> {
+        Some(RunHead {
+            canonical: first.canonical.clone()?,
+            rating: rerated.unwrap_or(first.rating),
+            first_id: first.id,
+            by_rater: rerated.is_some(),
+        })
+    }
+}
+
+/// How many rows the run of one canonical form that `rows` open with holds (a row
+/// without a canonical form is a run of its own).
+pub fn opening_run_len<C: PartialEq>(rows: &[&Row<C>]) -> usize {
+    match rows.first() {
+        None => 0,
+        Some(first) if first.canonical.is_none() => 1,
+        Some(first) => rows
+            .iter()
+            .take_while(|row| row.canonical == first.canonical)
+            .count(),
+    }
+}
+
+/// The [`RatingCheck`] of each row of `rows` (in id order): the rows that go on with
+/// `carried`, the run before them, are held to it; where a run of one canonical form
+/// starts (or the row has none), [`RatingCheck::Rerate`] (`Skip` for a bank rated by
+/// an earlier rater, `rerate` false); after it, [`RatingCheck::Rest`]. With
+/// `defer_first`, every row of the run the rows open with ([`opening_run_len`]) is
+/// `Skip`: that run may go on from rows not seen here, and its caller checks it.
 pub fn rating_checks<C: PartialEq>(
     rows: &[&Row<C>],
     rated_bank: bool,
     rerate: bool,
+    carried: Option<&RunHead<C>>,
+    defer_first: bool,
 ) -> Vec<RatingCheck> {
     let mut first: Option<usize> = None;
+    let mut carried = carried;
+    let deferred = if defer_first {
+        opening_run_len(rows)
+    } else {
+        0
+    };
     rows.iter()
         .enumerate()
         .map(|(i, row)| {
-            if !rated_bank {
+            if !rated_bank || i < deferred {
                 return RatingCheck::Skip;
+            }
+            if let Some(head) = carried {
+                if row.canonical.as_ref() == Some(&head.canonical) {
+                    return RatingCheck::SameAs {
+                        rating: head.rating,
+                        first_id: head.first_id,
+                        by_rater: head.by_rater,
+                    };
+                }
+                carried = None;
             }
             match first {
                 Some(f) if row.canonical.is_some() && rows[f].canonical == row.canonical => {
@@ -905,21 +966,65 @@ mod tests {
         check_row::<Nine>(&missing, Some(&table), RatingCheck::Skip, |d| out.push(d));
         assert_eq!(out.len(), 1);
         let rows = [&good, &wrong, &missing];
-        let checks = rating_checks(&rows, true, true);
+        let checks = rating_checks(&rows, true, true, None, false);
         assert!(matches!(checks[0], RatingCheck::Rerate));
         assert!(matches!(checks[1], RatingCheck::Rest { first: 0 }));
         assert!(matches!(
-            rating_checks(&rows, false, true)[0],
+            rating_checks(&rows, false, true, None, false)[0],
             RatingCheck::Skip
         ));
         // An earlier rater's bank: its first row is not re-rated, the rest of the
         // run must still agree with it.
-        let earlier = rating_checks(&rows, true, false);
+        let earlier = rating_checks(&rows, true, false, None, false);
         assert!(matches!(earlier[0], RatingCheck::Skip));
         assert!(matches!(earlier[1], RatingCheck::Rest { first: 0 }));
         assert!(same_rater(crate::engine::rating::RATER_SINCE));
         assert!(same_rater("1.0.0"));
         assert!(!same_rater("0.2.0"));
+    }
+
+    /// Regression: a run that went on past a chunk or a shard had its first row there,
+    /// a variant, re-rated; a variant may rate 0.1 from its seed, whose rating the
+    /// whole run carries, so a fresh bank failed `verify`. Those rows are held to the
+    /// run's head, and a shard's opening run waits for the shard before it.
+    #[test]
+    fn a_run_that_goes_on_past_a_chunk_is_held_to_its_head() {
+        let good = good_row();
+        let mut other = good.clone();
+        other.canonical = Some([0; 81]);
+        let head = RunHead::of(
+            &good,
+            Some(Some(Rating {
+                rating: 72,
+                technique: crate::engine::rating::Technique::Aic,
+            })),
+        )
+        .unwrap();
+        let rows = [&good, &good, &other, &other];
+        let checks = rating_checks(&rows, true, true, Some(&head), false);
+        for check in &checks[..2] {
+            assert!(matches!(
+                check,
+                RatingCheck::SameAs {
+                    rating: Some(Rating { rating: 72, .. }),
+                    first_id: 0,
+                    by_rater: true
+                }
+            ));
+        }
+        assert!(matches!(checks[2], RatingCheck::Rerate));
+        assert!(matches!(checks[3], RatingCheck::Rest { first: 2 }));
+        // A shard's first chunk: its opening run is left to the caller.
+        let opening = rating_checks(&rows, true, true, None, true);
+        assert_eq!(opening_run_len(&rows), 2);
+        assert!(matches!(opening[0], RatingCheck::Skip));
+        assert!(matches!(opening[1], RatingCheck::Skip));
+        assert!(matches!(opening[2], RatingCheck::Rerate));
+        assert!(matches!(opening[3], RatingCheck::Rest { first: 2 }));
+        // Without a canonical form there is no run to carry.
+        let mut loose = good.clone();
+        loose.canonical = None;
+        assert_eq!(RunHead::of(&loose, None), None);
     }
 
     /// A run whose first row is wrong is one defect: the rest is held to the rater's

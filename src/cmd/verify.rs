@@ -18,7 +18,7 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::bank::format::ShardRecord;
-use crate::bank::verify::{self, Defect, Finding, IdSequence, RatingCheck};
+use crate::bank::verify::{self, Defect, Finding, IdSequence, RatingCheck, RunHead};
 use crate::bank::{self, BankError, Row, RowError, ShardReader};
 use crate::cli::VerifyArgs;
 use crate::engine::bands::BandTable;
@@ -212,6 +212,8 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
             .collect())
     });
     bar.finish_and_clear();
+    let mut per_shard = per_shard;
+    opening_ratings(&mut per_shard, &manifest.shards, &mut tally);
     let mut rows = 0;
     let mut runs = Vec::with_capacity(per_shard.iter().map(|s| s.runs.len()).sum());
     for shard in per_shard {
@@ -299,6 +301,65 @@ struct ShardChecked {
     rows: u64,
     /// Its runs of one canonical form, for the bank-wide check of classes.
     runs: Vec<verify::ClassRun>,
+    /// The run it opens with, whose ratings wait for the shard before (that run
+    /// may have begun there); none for the first shard.
+    opening: Option<Opening>,
+    /// The run it ends with, as the next shard's opening rows must carry it.
+    closing: Option<RunHead<Vec<u8>>>,
+}
+
+/// The run a shard opens with, as its ratings are checked once the shard before is
+/// ([`opening_ratings`]).
+struct Opening {
+    /// Its first row's id.
+    id: u64,
+    canonical: Option<Vec<u8>>,
+    /// Its first row's stated rating and, when the bank is re-rated, the rater's.
+    stated: Option<Rating>,
+    own: Option<Option<Rating>>,
+    /// Line, id and stated rating of each of its rows that has one to check (not
+    /// those that are not unique: said already).
+    rows: Vec<(u64, u64, Option<Rating>)>,
+}
+
+/// The ratings of the shards' opening runs, in shard order: one that goes on with the
+/// run the shard before ends with carries that run's rating (its first row's own may
+/// differ by 0.1, as a variant's); any other, its first row's own. Pushes the wrong
+/// rows into `tally`.
+fn opening_ratings(per_shard: &mut [ShardChecked], shards: &[ShardRecord], tally: &mut Tally) {
+    let mut before: Option<RunHead<Vec<u8>>> = None;
+    for (shard, record) in per_shard.iter_mut().zip(shards) {
+        if let Some(open) = &shard.opening {
+            let head = before
+                .as_ref()
+                .filter(|h| open.canonical.as_ref() == Some(&h.canonical));
+            let (expected, first_id, by_rater) = match (head, open.own) {
+                (Some(h), _) => (h.rating, h.first_id, h.by_rater),
+                (None, Some(own)) => (own, open.id, true),
+                (None, None) => (open.stated, open.id, false),
+            };
+            for &(line, id, stated) in &open.rows {
+                if stated != expected {
+                    tally.add(Finding {
+                        file: record.file.clone(),
+                        line: Some(line),
+                        id: Some(id),
+                        defect: Defect::WrongRating {
+                            stated,
+                            expected,
+                            first_id: (!by_rater).then_some(first_id),
+                        },
+                    });
+                }
+            }
+            // A shard that is one run goes on with what its first row was found to be.
+            if let Some(closing) = shard.closing.as_mut().filter(|c| c.first_id == open.id) {
+                (closing.rating, closing.first_id, closing.by_rater) =
+                    (expected, first_id, by_rater);
+            }
+        }
+        before = shard.closing.clone();
+    }
 }
 
 impl ShardCheck<'_> {
@@ -335,6 +396,10 @@ impl ShardCheck<'_> {
                     .any(|name| bank::format::COLUMNS.contains(&name.trim()));
             }
         }
+        // The run the last chunk ended with; the first chunk of every shard but the
+        // first leaves its opening run's rating to `opening_ratings`.
+        let mut head: Option<RunHead<B::Cells>> = None;
+        let mut first_chunk = true;
         while !broken {
             chunk.clear();
             while chunk.len() < CHUNK {
@@ -352,7 +417,20 @@ impl ShardCheck<'_> {
                 break;
             }
             checked.rows += chunk.len() as u64;
-            self.check_chunk::<B>(index, file, &chunk, &mut ids, &mut findings);
+            let defer = first_chunk && index > 0;
+            let (next, opening) = self.check_chunk::<B>(
+                index,
+                file,
+                &chunk,
+                (&mut ids, &mut findings),
+                head.take(),
+                defer,
+            );
+            head = next;
+            if defer {
+                checked.opening = opening;
+            }
+            first_chunk = false;
             if self.classes {
                 let good: Vec<&Row<B::Cells>> =
                     chunk.iter().filter_map(|item| item.as_ref().ok()).collect();
@@ -371,17 +449,27 @@ impl ShardCheck<'_> {
             Err(e) => findings.push(Finding::file(file, Defect::Unreadable(e.to_string()))),
         }
         findings.into_iter().for_each(|f| checked.tally.add(f));
+        checked.closing = head.map(|h| RunHead {
+            canonical: h.canonical.as_ref().to_vec(),
+            rating: h.rating,
+            first_id: h.first_id,
+            by_rater: h.by_rater,
+        });
         checked
     }
 
+    /// Checks one chunk of shard `shard`, whose rows before it ended with the run
+    /// `carried`; with `defer`, the run it opens with is not re-rated (its first
+    /// row is returned, for [`opening_ratings`]). Returns the run it ends with.
     fn check_chunk<B: Board>(
         &self,
         shard: u32,
         file: &str,
         chunk: &[Result<Row<B::Cells>, RowError>],
-        ids: &mut IdSequence,
-        findings: &mut Vec<Finding>,
-    ) {
+        (ids, findings): (&mut IdSequence, &mut Vec<Finding>),
+        carried: Option<RunHead<B::Cells>>,
+        defer: bool,
+    ) -> (Option<RunHead<B::Cells>>, Option<Opening>) {
         for item in chunk {
             let (line, id) = match item {
                 Ok(row) => (row.line, Some(row.id)),
@@ -400,7 +488,7 @@ impl ShardCheck<'_> {
         let bands = self.bands;
         let good: Vec<&Row<B::Cells>> =
             chunk.iter().filter_map(|item| item.as_ref().ok()).collect();
-        let checks = verify::rating_checks(&good, self.rated, self.rerate);
+        let checks = verify::rating_checks(&good, self.rated, self.rerate, carried.as_ref(), defer);
         let check = |i: usize, rating: RatingCheck| {
             let row = good[i];
             let mut found = Vec::new();
@@ -434,6 +522,38 @@ impl ShardCheck<'_> {
                 _ => Vec::new(),
             })
             .collect();
+        // A deferred chunk's opening run, checked by `opening_ratings`.
+        let opening_len = if defer && self.rated {
+            verify::opening_run_len(&good)
+        } else {
+            0
+        };
+        // The run the chunk ends with: the one carried in, or one begun here.
+        let ends_with = match good.len().checked_sub(1).map(|last| (last, checks[last])) {
+            None | Some((_, RatingCheck::SameAs { .. })) => carried,
+            Some((last, _)) if last < opening_len => RunHead::of(good[0], None),
+            Some((_, RatingCheck::Rest { first })) | Some((first, _)) => {
+                RunHead::of(good[first], firsts[first].1)
+            }
+        };
+        let opening = good.first().filter(|_| opening_len > 0).map(|first| {
+            let unique = |i: usize| {
+                !firsts[i]
+                    .0
+                    .iter()
+                    .any(|f| matches!(f.defect, Defect::NoSolution | Defect::MultipleSolutions))
+            };
+            Opening {
+                id: first.id,
+                canonical: first.canonical.map(|c| c.as_ref().to_vec()),
+                stated: first.rating,
+                own: (self.rerate && unique(0)).then(|| B::rate(&first.puzzle)),
+                rows: (0..opening_len)
+                    .filter(|&i| unique(i))
+                    .map(|i| (good[i].line, good[i].id, good[i].rating))
+                    .collect(),
+            }
+        });
         let row_findings = firsts
             .into_iter()
             .zip(rests)
@@ -475,6 +595,7 @@ impl ShardCheck<'_> {
                 defect: Defect::Duplicate { of_id: kept },
             });
         }
+        (ends_with, opening)
     }
 
     /// The shard whose manifest record holds `id`.

@@ -157,6 +157,57 @@ fn a_wrong_given_is_placed_on_its_own_board_size() {
     }
 }
 
+/// Regression: a fresh bank failed `verify` ("rating 8.3 forcing-chain, the rater
+/// says 8.4") when a shard began inside a seed's variants (`--shard-rows` not a
+/// multiple of `--variants`): its first row, a variant, was re-rated, and a variant
+/// may rate 0.1 from its seed, whose rating the bank carries. Such rows are held to
+/// the run the shard before ends with, and a wrong one is still caught.
+#[test]
+fn a_run_split_between_shards_is_checked_against_its_seed() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("bank");
+    generate(&out).count(2000).variants(4).shard_rows(383).run();
+    verify(&out).code(0);
+    // Shard 2 opens at id 766, the third variant of the seed at id 764 (shard 1),
+    // one whose own rating is not its seed's.
+    let mut seed_rating = String::new();
+    let mut variant = String::new();
+    rewrite_shard(&out, "bank-00001.csv.zst", |lines| {
+        let seed = lines.iter().find(|l| l.starts_with("764,")).unwrap();
+        seed_rating = seed.split(',').nth(6).unwrap().to_string();
+    });
+    rewrite_shard(&out, "bank-00002.csv.zst", |lines| {
+        let mut fields: Vec<String> = lines[1].split(',').map(str::to_string).collect();
+        assert_eq!(fields[0], "766");
+        assert_eq!(
+            fields[6], seed_rating,
+            "a variant carries its seed's rating"
+        );
+        variant = fields[1].clone();
+        fields[6] = "1.0".into();
+        lines[1] = fields.join(",");
+    });
+    let own = factory()
+        .arg("grade")
+        .write_stdin(format!("{variant}\n"))
+        .assert()
+        .code(0);
+    let own = common::stdout_of(&own);
+    assert!(
+        !own.starts_with(&format!("{seed_rating} ")),
+        "the case this test is for: the variant rates {own} against its seed's {seed_rating}"
+    );
+    verify(&out)
+        .code(1)
+        .stderr(predicate::str::contains(
+            "bank-00002.csv.zst line 2 (id 766): rating 1.0",
+        ))
+        .stderr(predicate::str::contains(format!(
+            "the rater says {seed_rating}"
+        )))
+        .stderr(predicate::str::contains("has 1 defect in"));
+}
+
 #[test]
 fn a_copied_puzzle_is_a_duplicate_of_the_first() {
     let (_dir, out) = bank();
