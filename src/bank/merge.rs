@@ -53,6 +53,9 @@ const fn row_bytes<C>() -> u64 {
 /// 512 stays below the usual limit of 1024 open files. Past 512 × `--memory` of rows
 /// a partition exceeds the budget.
 const MAX_PARTITIONS: u64 = 512;
+/// The most rows a shard's buffer is sized for before it is read (a larger shard
+/// grows it as it goes).
+const PRESIZE_ROWS: u64 = 1 << 20;
 /// Rows shown per missing-shard list before "… and N more".
 const SHOWN_MISSING: usize = 10;
 
@@ -622,7 +625,9 @@ pub fn merge<B: Board>(
         let per_shard = shards
             .par_iter()
             .map(|&(i, input, record, pos)| {
-                let mut rows = Vec::with_capacity(record.rows as usize);
+                // Room for the rows the manifest lists, to a bound: a damaged count
+                // is found when the shard is read, not by the allocator.
+                let mut rows = Vec::with_capacity(record.rows.min(PRESIZE_ROWS) as usize);
                 read_shard::<B>(input, i, record, pos, config.order, |r| {
                     rows.push(r);
                     Ok(())

@@ -667,3 +667,29 @@ fn a_merge_remembers_which_rater_rated_its_inputs() {
     let again = merge(dir.path(), "again", &[&out], &[]);
     assert_eq!(read_manifest(&again).unwrap().rated_by(), "0.3.0");
 }
+
+/// Regression: a manifest that lists a shard with an impossible row count made
+/// `merge` size its buffer by it and abort ("capacity overflow", or a failed
+/// allocation of 312 GB) before the shard was read. Now the shard is read and its
+/// real count refused, as `export` and `verify` refuse it.
+#[test]
+fn a_shard_listed_with_too_many_rows_is_refused_not_allocated() {
+    let dir = tempfile::tempdir().unwrap();
+    let bank = generate(dir.path().join("bank")).count(200).seed(6).bank();
+    let path = bank.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    manifest["shards"][0]["rows"] = 1_000_000_000_000_000_000u64.into();
+    std::fs::write(&path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    let out = dir.path().join("merged");
+    factory()
+        .arg("merge")
+        .arg(&out)
+        .arg(&bank)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "200 rows, the manifest lists 1000000000000000000",
+        ));
+    assert!(!out.exists());
+}
