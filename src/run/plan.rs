@@ -137,6 +137,27 @@ impl Job {
                 dir.display()
             )));
         }
+        // What the run divides by: a hand-edited 0 would be a division by zero.
+        let max_attempts = need(p.max_attempts, label, "max_attempts")?;
+        for (key, value) in [
+            ("variants", u64::from(p.variants)),
+            ("shard_rows", p.shard_rows),
+            ("bank_shard_rows", p.bank_shard_rows.unwrap_or(p.shard_rows)),
+            ("workers", p.workers),
+            ("max_attempts", u64::from(max_attempts)),
+        ] {
+            if value == 0 {
+                return Err(PlanError::Manifest(format!(
+                    "{label}: params.{key} is 0; it is at least 1 in a manifest generate writes"
+                )));
+            }
+        }
+        if p.worker >= p.workers {
+            return Err(PlanError::Manifest(format!(
+                "{label}: params.worker is {}, but params.workers is {}: workers are numbered from 0",
+                p.worker, p.workers
+            )));
+        }
         if need(p.seed_batch, label, "seed_batch")? != format::SEED_BATCH {
             return Err(PlanError::Manifest(format!("{label}: params.seed_batch differs from this build's; the run cannot be resumed exactly")));
         }
@@ -176,7 +197,7 @@ impl Job {
                 symmetry,
                 bands,
                 selected,
-                max_attempts: need(p.max_attempts, label, "max_attempts")?,
+                max_attempts,
                 rate: p.rating,
                 starts: Arc::from([]),
             },

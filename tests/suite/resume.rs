@@ -365,3 +365,43 @@ fn resume_keeps_histograms_and_recomputes_totals() {
     assert_eq!((resumed.rows, resumed.bytes), (clean.rows, clean.bytes));
     common::verify(&out).assert().success();
 }
+
+/// Regression: a hand-edited manifest with `params.variants`, `shard_rows` or
+/// `workers` at 0 made `--resume` panic on a division by zero, and
+/// `max_attempts` at 0 gave a message about an unreachable band. Each is refused,
+/// naming the key, and the bank is left as it was.
+#[test]
+fn a_manifest_param_of_zero_is_refused_by_name() {
+    let dir = tempfile::tempdir().unwrap();
+    let made = generate(dir.path().join("made"))
+        .count(400)
+        .variants(4)
+        .shard_rows(100)
+        .seed(2)
+        .bank();
+    for key in ["variants", "shard_rows", "workers", "max_attempts"] {
+        let out = dir.path().join(key);
+        std::fs::create_dir(&out).unwrap();
+        for name in listing(&made) {
+            if made.join(&name).is_file() {
+                std::fs::copy(made.join(&name), out.join(&name)).unwrap();
+            }
+        }
+        let path = out.join("manifest.json");
+        let mut manifest: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        manifest["complete"] = false.into();
+        manifest["params"][key] = 0.into();
+        let edited = serde_json::to_vec_pretty(&manifest).unwrap();
+        std::fs::write(&path, &edited).unwrap();
+        let before = listing(&out);
+        resume(&out)
+            .cmd()
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(format!("params.{key} is 0")))
+            .stderr(predicate::str::contains("panicked").not());
+        assert_eq!(listing(&out), before, "{key}");
+        assert_eq!(std::fs::read(&path).unwrap(), edited, "{key}");
+    }
+}
