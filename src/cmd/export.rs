@@ -34,6 +34,14 @@ pub fn run(args: &ExportArgs) -> anyhow::Result<Outcome> {
     let mut created = false;
     if exchange_dir {
         refuse_special(&args.to)?;
+        // Its four files go into a directory: a file there is in the way, --force or not.
+        if args.to.exists() && !args.to.is_dir() {
+            bail!(
+                "{} is a file: --format sudoku-exchange writes a directory of {} (name a directory, or pass --difficulty for one file of lines)",
+                args.to.display(),
+                EXCHANGE_FILES.map(|(name, _)| name).join(", ")
+            );
+        }
         if args.to.exists() && !args.force {
             bail!(
                 "{} exists: pass --force to replace its {} (or choose another directory)",

@@ -868,6 +868,19 @@ fn sudoku_exchange_files_match_the_published_layout() {
         &["needs each puzzle's SE rating", "--no-rating"],
     );
     assert!(!none.exists(), "the failed export left its directory");
+
+    // Regression: a file where the directory goes was told "pass --force to replace
+    // its easy.txt, ...", and with --force "creating ...: File exists".
+    let file = dir.path().join("file.txt");
+    std::fs::write(&file, "mine\n").unwrap();
+    for force in [false, true] {
+        let mut cmd = export(&bank, &file, &["--format", "sudoku-exchange"]);
+        if force {
+            cmd.arg("--force");
+        }
+        crate::common::fails_naming(cmd, &["is a file", "writes a directory", "--difficulty"]);
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine\n");
+    }
 }
 
 /// The OpenSudoku file as the app's importer reads it (version 2: `<opensudoku
