@@ -293,12 +293,13 @@ pub struct GenerateArgs {
     #[arg(long)]
     pub no_histograms: bool,
     /// Leave the rating and technique columns empty: no technique rating of the seeds.
-    /// Rating costs about as much as making a target-carved seed and ~5x a minimal one.
+    /// Rating costs about a third of making a target-carved seed, and about as much as
+    /// making a minimal one.
     #[arg(long)]
     pub no_rating: bool,
     /// Start the rating bands' climbs from these 9x9 puzzles (one a line; what follows
-    /// the puzzle on its line, such as a rating, is ignored; `#` starts a comment
-    /// line), e.g. puzzles already rated high: a search of their neighbourhood,
+    /// the puzzle after a blank, a comma or a semicolon, such as a rating, is ignored;
+    /// `#` starts a comment line), e.g. puzzles already rated high: a search of their neighbourhood,
     /// never giving back one of them. Needs --grade rating; one process (no
     /// --workers or --stage). --resume reads FILE again and needs the same puzzles.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["resume", "seeds"])]

@@ -92,7 +92,8 @@ fn job_from_args(args: &GenerateArgs) -> anyhow::Result<Job> {
     Ok(job)
 }
 
-/// The puzzles of `--from FILE`: each line's first field, a 9×9 puzzle with one
+/// The puzzles of `--from FILE`: each line's first field (up to a blank, a comma or
+/// a semicolon: `puzzle 8.5` and `puzzle,8.5` alike), a 9×9 puzzle with one
 /// solution; blank lines and lines starting with `#` are skipped. A bad line is an
 /// error naming it (and the column, for a bad character).
 fn read_starts(path: &std::path::Path) -> anyhow::Result<Vec<StartPuzzle>> {
@@ -109,7 +110,7 @@ fn read_starts(path: &std::path::Path) -> anyhow::Result<Vec<StartPuzzle>> {
         let end = line.len() - body.len()
             + body
                 .iter()
-                .position(u8::is_ascii_whitespace)
+                .position(|b| b.is_ascii_whitespace() || matches!(b, b',' | b';'))
                 .unwrap_or(body.len());
         let mut cells = Nine::empty();
         parse_board(&line[..end], i + 1, Size::Nine, &mut cells)

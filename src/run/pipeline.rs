@@ -540,8 +540,9 @@ pub fn run<B: Board>(
                 }
             }
             // The technique rating of every seed this worker writes rows of, seed by seed
-            // in parallel (rating costs about as much as making the seed); variants carry
-            // their seed's, since the rating is invariant under the symmetry group. Seeds
+            // in parallel (rating costs a third to all of making the seed); variants carry
+            // their seed's (their own may differ by 0.1: SE's path depends on the
+            // orientation). Seeds
             // made for rating bands, and seeds from stage 1's files, come rated.
             let ratings: Vec<Option<Rating>> = seeds
                 .par_iter()

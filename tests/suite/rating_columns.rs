@@ -455,6 +455,13 @@ fn a_from_file_that_cannot_start_climbs_is_refused_naming_the_line() {
         &[],
         &["--from", "line 2, column 7", "'x'"],
     );
+    // Regression: `puzzle,rating` was refused at the comma, though the help says
+    // what follows the puzzle is ignored; line 1 now passes, and line 2 is named.
+    refuse(
+        &format!("{a},8.5\n{a};8.5\n  12..x\n"),
+        &[],
+        &["--from", "line 3, column 7", "'x'"],
+    );
     let empty = ".".repeat(81);
     refuse(
         &format!("# c\n{a}\n{empty}\n"),
