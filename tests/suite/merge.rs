@@ -373,16 +373,8 @@ fn bad_inputs_are_errors_that_write_nothing() {
         ("zstd_level", 99, "--zstd-level", "3"),
     ] {
         let edited = dir.path().join(format!("edited-{name}"));
-        std::fs::create_dir(&edited).unwrap();
-        for file in listing(&good) {
-            if good.join(&file).is_file() {
-                std::fs::copy(good.join(&file), edited.join(&file)).unwrap();
-            }
-        }
-        let mut manifest: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(edited.join("manifest.json")).unwrap()).unwrap();
-        manifest["params"][name] = value.into();
-        std::fs::write(edited.join("manifest.json"), manifest.to_string()).unwrap();
+        common::copy_bank(&good, &edited);
+        common::edit_manifest(&edited, |m| m["params"][name] = value.into());
         refused(&[&edited], &format!("params.{name} is {value}"));
         refused(&[&edited], flag);
         let merged = merge(
@@ -676,11 +668,9 @@ fn a_merge_remembers_which_rater_rated_its_inputs() {
 fn a_shard_listed_with_too_many_rows_is_refused_not_allocated() {
     let dir = tempfile::tempdir().unwrap();
     let bank = generate(dir.path().join("bank")).count(200).seed(6).bank();
-    let path = bank.join("manifest.json");
-    let mut manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-    manifest["shards"][0]["rows"] = 1_000_000_000_000_000_000u64.into();
-    std::fs::write(&path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    common::edit_manifest(&bank, |m| {
+        m["shards"][0]["rows"] = 1_000_000_000_000_000_000u64.into();
+    });
     let out = dir.path().join("merged");
     factory()
         .arg("merge")

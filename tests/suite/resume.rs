@@ -381,19 +381,11 @@ fn a_manifest_param_of_zero_is_refused_by_name() {
         .bank();
     for key in ["variants", "shard_rows", "workers", "max_attempts"] {
         let out = dir.path().join(key);
-        std::fs::create_dir(&out).unwrap();
-        for name in listing(&made) {
-            if made.join(&name).is_file() {
-                std::fs::copy(made.join(&name), out.join(&name)).unwrap();
-            }
-        }
-        let path = out.join("manifest.json");
-        let mut manifest: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        manifest["complete"] = false.into();
-        manifest["params"][key] = 0.into();
-        let edited = serde_json::to_vec_pretty(&manifest).unwrap();
-        std::fs::write(&path, &edited).unwrap();
+        common::copy_bank(&made, &out);
+        let edited = common::edit_manifest(&out, |m| {
+            m["complete"] = false.into();
+            m["params"][key] = 0.into();
+        });
         let before = listing(&out);
         resume(&out)
             .cmd()
@@ -402,6 +394,10 @@ fn a_manifest_param_of_zero_is_refused_by_name() {
             .stderr(predicate::str::contains(format!("params.{key} is 0")))
             .stderr(predicate::str::contains("panicked").not());
         assert_eq!(listing(&out), before, "{key}");
-        assert_eq!(std::fs::read(&path).unwrap(), edited, "{key}");
+        assert_eq!(
+            std::fs::read(out.join("manifest.json")).unwrap(),
+            edited,
+            "{key}"
+        );
     }
 }

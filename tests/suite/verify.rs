@@ -291,11 +291,7 @@ fn an_incomplete_manifest_and_an_extra_shard_are_reported() {
 #[test]
 fn a_shard_range_that_does_not_fit_its_rows_is_named_as_such() {
     let (_dir, out) = bank();
-    let manifest_path = out.join("manifest.json");
-    let mut manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
-    manifest["shards"][0]["last_id"] = u64::MAX.into();
-    std::fs::write(&manifest_path, manifest.to_string()).unwrap();
+    crate::common::edit_manifest(&out, |m| m["shards"][0]["last_id"] = u64::MAX.into());
     let out = verify(&out).code(1);
     let stderr = crate::common::stderr_of(&out);
     assert!(

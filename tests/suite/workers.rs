@@ -95,14 +95,13 @@ fn verify_checks_a_workers_bank_against_its_own_shards() {
         assert!(!stderr.contains("warning"), "worker {k}: {stderr}");
     }
     let w = dir.path().join("w2300-0");
-    let mut m: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(w.join("manifest.json")).unwrap()).unwrap();
-    let shards = m["shards"].as_array_mut().unwrap();
-    let dropped = shards.remove(1);
-    let rows = dropped["rows"].as_u64().unwrap();
-    m["rows"] = (m["rows"].as_u64().unwrap() - rows).into();
-    m["bytes"] = (m["bytes"].as_u64().unwrap() - dropped["bytes"].as_u64().unwrap()).into();
-    std::fs::write(w.join("manifest.json"), m.to_string()).unwrap();
+    let mut dropped = serde_json::Value::Null;
+    crate::common::edit_manifest(&w, |m| {
+        dropped = m["shards"].as_array_mut().unwrap().remove(1);
+        let rows = dropped["rows"].as_u64().unwrap();
+        m["rows"] = (m["rows"].as_u64().unwrap() - rows).into();
+        m["bytes"] = (m["bytes"].as_u64().unwrap() - dropped["bytes"].as_u64().unwrap()).into();
+    });
     std::fs::remove_file(w.join(dropped["file"].as_str().unwrap())).unwrap();
     let out = verify(&w).assert().code(1);
     let stderr = crate::common::stderr_of(&out);

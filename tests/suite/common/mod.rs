@@ -264,6 +264,29 @@ pub fn signal_when(
     Some(child.wait().unwrap())
 }
 
+/// Lets `edit` change `dir/manifest.json` as JSON, and writes it back; returns the
+/// bytes written.
+pub fn edit_manifest(dir: &Path, edit: impl FnOnce(&mut serde_json::Value)) -> Vec<u8> {
+    let path = dir.join("manifest.json");
+    let mut manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    edit(&mut manifest);
+    let bytes = serde_json::to_vec_pretty(&manifest).unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    bytes
+}
+
+/// Copies the files of the bank `from` (its shards and manifest, not its
+/// subdirectories) into the new directory `to`.
+pub fn copy_bank(from: &Path, to: &Path) {
+    std::fs::create_dir(to).unwrap();
+    for name in listing(from) {
+        if from.join(&name).is_file() {
+            std::fs::copy(from.join(&name), to.join(&name)).unwrap();
+        }
+    }
+}
+
 /// Decompresses `file`, lets `edit` change its lines (header included), compresses
 /// it again and makes the manifest agree with the new file's size and checksum.
 pub fn rewrite_shard(out: &Path, file: &str, edit: impl FnOnce(&mut Vec<String>)) {
@@ -279,21 +302,15 @@ pub fn rewrite_shard(out: &Path, file: &str, edit: impl FnOnce(&mut Vec<String>)
     let packed = zstd::encode_all(text.as_bytes(), 3).unwrap();
     std::fs::write(&path, &packed).unwrap();
 
-    let manifest_path = out.join("manifest.json");
-    let mut manifest: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
-    let shards = manifest["shards"].as_array_mut().unwrap();
-    let record = shards.iter_mut().find(|s| s["file"] == file).unwrap();
-    let old = record["bytes"].as_u64().unwrap();
-    record["bytes"] = (packed.len() as u64).into();
-    record["xxh3"] = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&packed)).into();
-    let total = manifest["bytes"].as_u64().unwrap() - old + packed.len() as u64;
-    manifest["bytes"] = total.into();
-    std::fs::write(
-        &manifest_path,
-        serde_json::to_vec_pretty(&manifest).unwrap(),
-    )
-    .unwrap();
+    edit_manifest(out, |manifest| {
+        let shards = manifest["shards"].as_array_mut().unwrap();
+        let record = shards.iter_mut().find(|s| s["file"] == file).unwrap();
+        let old = record["bytes"].as_u64().unwrap();
+        record["bytes"] = (packed.len() as u64).into();
+        record["xxh3"] = format!("{:016x}", xxhash_rust::xxh3::xxh3_64(&packed)).into();
+        let total = manifest["bytes"].as_u64().unwrap() - old + packed.len() as u64;
+        manifest["bytes"] = total.into();
+    });
 }
 
 /// What a finished command printed: from a `std::process::Output` or an `assert_cmd`
