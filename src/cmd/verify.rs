@@ -5,7 +5,9 @@
 //! thread (reading is cheap) and checked in parallel (solving and the canonical form
 //! are not). Duplicate puzzles are found across the whole bank with one map of 128-bit
 //! puzzle hashes, filled once per chunk so that no lock is taken per row; seeds of one
-//! canonical class, from each shard's runs of one canonical form. Exit code 0
+//! canonical class, from each shard's runs of one canonical form. A run of one seed
+//! that a chunk's or a shard's edge splits is held to its first row's rating across
+//! the edge (the shards' opening runs once every shard is read). Exit code 0
 //! when clean, 1 on any defect, 2 when the bank cannot be read at all.
 
 use std::collections::{BTreeMap, HashMap};
@@ -459,8 +461,9 @@ impl ShardCheck<'_> {
     }
 
     /// Checks one chunk of shard `shard`, whose rows before it ended with the run
-    /// `carried`; with `defer`, the run it opens with is not re-rated (its first
-    /// row is returned, for [`opening_ratings`]). Returns the run it ends with.
+    /// `carried`; with `defer`, the ratings of the run it opens with are not checked
+    /// here (that run is returned, for [`opening_ratings`]). Returns the run the
+    /// chunk ends with too.
     fn check_chunk<B: Board>(
         &self,
         shard: u32,
