@@ -693,6 +693,17 @@ impl<C: Clone> RunHead<C> {
     }
 }
 
+impl<C> RunHead<C> {
+    /// What a row that goes on with this run is held to.
+    pub fn check(&self) -> RatingCheck {
+        RatingCheck::SameAs {
+            rating: self.rating,
+            first_id: self.first_id,
+            by_rater: self.by_rater,
+        }
+    }
+}
+
 /// How many rows the run of one canonical form that `rows` open with holds (a row
 /// without a canonical form is a run of its own).
 pub fn opening_run_len<C: PartialEq>(rows: &[&Row<C>]) -> usize {
@@ -734,11 +745,7 @@ pub fn rating_checks<C: PartialEq>(
             }
             if let Some(head) = carried {
                 if row.canonical.as_ref() == Some(&head.canonical) {
-                    return RatingCheck::SameAs {
-                        rating: head.rating,
-                        first_id: head.first_id,
-                        by_rater: head.by_rater,
-                    };
+                    return head.check();
                 }
                 carried = None;
             }

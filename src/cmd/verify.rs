@@ -205,7 +205,7 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
         shards: &manifest.shards,
         bar: &bar,
     };
-    let per_shard: Vec<ShardChecked> = pool.install(|| {
+    let mut per_shard: Vec<ShardChecked> = pool.install(|| {
         crate::with_board!(size, B => manifest
             .shards
             .par_iter()
@@ -214,7 +214,6 @@ pub fn run(args: &VerifyArgs) -> anyhow::Result<Outcome> {
             .collect())
     });
     bar.finish_and_clear();
-    let mut per_shard = per_shard;
     opening_ratings(&mut per_shard, &manifest.shards, &mut tally);
     let mut rows = 0;
     let mut runs = Vec::with_capacity(per_shard.iter().map(|s| s.runs.len()).sum());
